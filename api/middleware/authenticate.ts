@@ -1,0 +1,52 @@
+import type { NextFunction, Request, Response } from 'express';
+import { findApiKeyByHash, touchApiKey, type ApiKeyCredentials } from '../../src/db/api-key-repository.js';
+import type { Database } from '../../src/db/database.js';
+import { hashToken } from '../../src/domain/api-key-token.js';
+import { InvalidApiKeyError, MissingApiKeyError, RestrictedApiKeyError } from '../../src/errors.js';
+import type { Logger } from '../../src/logger.js';
+import { ExpiringCache } from './expiring-cache.js';
+
+export interface Caller {
+  accountId: string;
+  keyId: string;
+}
+
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+/** The caller that `authenticate` attached to this response. */
+export function callerOf(res: Response): Caller {
+  return res.locals['caller'] as Caller;
+}
+
+/**
+ * Resolves `Authorization: Bearer <token>` to an account. Lookups (found or not) are cached for a
+ * few seconds so a request costs one database round trip, not two; a revoked key stops working
+ * when its entry expires.
+ */
+export function authenticate(db: Database, logger: Logger, cacheTtlMs: number) {
+  const cache = new ExpiringCache<string, ApiKeyCredentials | null>(cacheTtlMs, 10_000);
+
+  async function lookup(token: string): Promise<ApiKeyCredentials | null> {
+    const hash = hashToken(token);
+    const cacheKey = hash.toString('base64');
+    const cached = cache.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const credentials = await findApiKeyByHash(db, hash);
+    cache.set(cacheKey, credentials);
+    if (credentials && !credentials.revoked) {
+      touchApiKey(db, credentials.keyId).catch((error: unknown) => logger.warn({ err: error }, 'could not record key use'));
+    }
+    return credentials;
+  }
+
+  return async function authenticateRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const token = BEARER.exec(req.get('authorization') ?? '')?.[1];
+    if (token === undefined) throw new MissingApiKeyError();
+    const credentials = await lookup(token);
+    if (!credentials || credentials.revoked) throw new InvalidApiKeyError();
+    if (credentials.permission !== 'full_access') throw new RestrictedApiKeyError();
+    const caller: Caller = { accountId: credentials.accountId, keyId: credentials.keyId };
+    res.locals['caller'] = caller;
+    next();
+  };
+}

@@ -1,0 +1,121 @@
+import { Router, type Response } from 'express';
+import type { Database } from '../../src/db/database.js';
+import {
+  addSuppressions,
+  deleteSuppressionByEmail,
+  deleteSuppressionById,
+  deleteSuppressionsByEmails,
+  deleteSuppressionsByIds,
+  findSuppressionByEmail,
+  findSuppressionById,
+  listSuppressions,
+} from '../../src/db/suppression-repository.js';
+import { emailProblem, normalizeEmail } from '../../src/domain/email.js';
+import { partitionEmails } from '../../src/domain/email-batch.js';
+import { isUuid, newId } from '../../src/domain/ids.js';
+import { toResource } from '../../src/domain/suppression.js';
+import { NotFoundError, ValidationError } from '../../src/errors.js';
+import { callerOf } from '../middleware/authenticate.js';
+import { methodNotAllowed } from '../middleware/errors.js';
+import { addBodySchema, batchAddBodySchema, batchRemoveBodySchema, listQuerySchema } from '../schemas.js';
+import { parseInput } from '../validation.js';
+
+/** Normalised, distinct addresses; the first invalid one rejects the whole request. */
+function requireEmails(raw: readonly string[], field: string): string[] {
+  const { valid, invalid } = partitionEmails(raw);
+  const first = invalid[0];
+  if (first) throw new ValidationError(`\`${field}[${first.index}]\` ${first.reason}.`);
+  return valid;
+}
+
+function requireEmail(raw: string, field: string): string {
+  const email = normalizeEmail(raw);
+  const problem = emailProblem(email);
+  if (problem !== null) throw new ValidationError(`\`${field}\` ${problem}.`);
+  return email;
+}
+
+type PathTarget = { id: string } | { email: string };
+
+/** `{suppression}` is an id when it looks like a UUID, otherwise an email address. */
+function pathTarget(value: string): PathTarget {
+  if (isUuid(value)) return { id: value.toLowerCase() };
+  const email = normalizeEmail(value);
+  if (emailProblem(email) !== null) {
+    throw new ValidationError('`suppression` must be a suppression id or an email address.');
+  }
+  return { email };
+}
+
+function accountOf(res: Response): string {
+  return callerOf(res).accountId;
+}
+
+export function suppressionsRouter(db: Database): Router {
+  const router = Router();
+
+  router
+    .route('/')
+    .get(async (req, res) => {
+      const query = parseInput(listQuerySchema, req.query);
+      const page = await listSuppressions(db, { accountId: accountOf(res), ...query });
+      res.json({ object: 'list', has_more: page.hasMore, data: page.entries.map(toResource) });
+    })
+    .post(async (req, res) => {
+      const body = parseInput(addBodySchema, req.body);
+      const email = requireEmail(body.email, 'email');
+      const [added] = await addSuppressions(db, accountOf(res), [{ id: newId(), email, origin: 'manual', sourceId: null }]);
+      res.status(201).json({ object: 'suppression', id: added?.id });
+    })
+    .all(methodNotAllowed('GET', 'POST'));
+
+  router
+    .route('/batch/add')
+    .post(async (req, res) => {
+      const body = parseInput(batchAddBodySchema, req.body);
+      const emails = requireEmails(body.emails, 'emails');
+      const added = await addSuppressions(
+        db,
+        accountOf(res),
+        emails.map((email) => ({ id: newId(), email, origin: 'manual' as const, sourceId: null })),
+      );
+      res.status(201).json({ data: added.map(({ id }) => ({ object: 'suppression', id })) });
+    })
+    .all(methodNotAllowed('POST'));
+
+  router
+    .route('/batch/remove')
+    .post(async (req, res) => {
+      const body = parseInput(batchRemoveBodySchema, req.body);
+      const accountId = accountOf(res);
+      const removed = body.ids
+        ? await deleteSuppressionsByIds(db, accountId, [...new Set(body.ids)])
+        : await deleteSuppressionsByEmails(db, accountId, requireEmails(body.emails ?? [], 'emails'));
+      res.json({ data: removed.map((id) => ({ object: 'suppression', id, deleted: true })) });
+    })
+    .all(methodNotAllowed('POST'));
+
+  router
+    .route('/:suppression')
+    .get(async (req, res) => {
+      const target = pathTarget(req.params.suppression);
+      const accountId = accountOf(res);
+      const found = 'id' in target
+        ? await findSuppressionById(db, accountId, target.id)
+        : await findSuppressionByEmail(db, accountId, target.email);
+      if (!found) throw new NotFoundError();
+      res.json(toResource(found));
+    })
+    .delete(async (req, res) => {
+      const target = pathTarget(req.params.suppression);
+      const accountId = accountOf(res);
+      const id = 'id' in target
+        ? await deleteSuppressionById(db, accountId, target.id)
+        : await deleteSuppressionByEmail(db, accountId, target.email);
+      if (id === null) throw new NotFoundError();
+      res.json({ object: 'suppression', id, deleted: true });
+    })
+    .all(methodNotAllowed('GET', 'DELETE'));
+
+  return router;
+}

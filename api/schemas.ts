@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { UUID_PATTERN } from '../src/domain/ids.js';
+import { ORIGINS } from '../src/domain/suppression.js';
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_BATCH_ITEMS = 100;
+
+// Messages are predicates: parseInput puts the field's name in front of them.
+const suppressionId = z
+  .string({ error: 'must be a string.' })
+  .regex(UUID_PATTERN, { error: 'must be a suppression id (a UUID).' })
+  .transform((id) => id.toLowerCase());
+
+const pageSize = z
+  .string({ error: `must be a single whole number from 1 to ${MAX_PAGE_SIZE}.` })
+  .regex(/^[0-9]{1,3}$/, { error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}.` })
+  .transform(Number)
+  .refine((limit) => limit >= 1 && limit <= MAX_PAGE_SIZE, { error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}.` });
+
+const origin = z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}.` });
+
+export const listQuerySchema = z
+  .object({
+    limit: pageSize.default(DEFAULT_PAGE_SIZE),
+    after: suppressionId.optional(),
+    before: suppressionId.optional(),
+    origin: origin.optional(),
+  })
+  .refine((query) => query.after === undefined || query.before === undefined, {
+    error: '`after` and `before` cannot be used together.',
+  });
+
+function batchOf<T extends z.ZodType>(item: T) {
+  return z
+    .array(item, { error: `must be an array of 1 to ${MAX_BATCH_ITEMS} items.` })
+    .min(1, { error: `must have at least 1 item.` })
+    .max(MAX_BATCH_ITEMS, { error: `must have at most ${MAX_BATCH_ITEMS} items.` });
+}
+
+const emailString = z.string({ error: 'must be a string.' });
+const bodyObject = { error: 'The request body must be a JSON object.' };
+
+export const addBodySchema = z.object({ email: emailString }, bodyObject);
+
+export const batchAddBodySchema = z.object({ emails: batchOf(emailString) }, bodyObject);
+
+export const batchRemoveBodySchema = z
+  .object({ emails: batchOf(emailString).optional(), ids: batchOf(suppressionId).optional() }, bodyObject)
+  .refine((body) => body.emails === undefined || body.ids === undefined, {
+    error: 'Provide either `emails` or `ids`, not both.',
+  })
+  .refine((body) => body.emails !== undefined || body.ids !== undefined, {
+    error: 'Provide `emails` or `ids`.',
+  });

@@ -1,0 +1,12 @@
+import { Command } from 'commander';
+import { loadConfig } from '../../src/config.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createLogger } from '../../src/logger.js';
+
+export function migrateCommand(): Command {
+  return new Command('migrate').description('apply pending database migrations').action(async () => {
+    const config = loadConfig();
+    const applied = await migrate(config.DATABASE_URL, createLogger(config.LOG_LEVEL));
+    process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'The database is up to date.\n');
+  });
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { runMain } from '../src/runtime.js';
+import { keysCommand } from './commands/keys.js';
+import { migrateCommand } from './commands/migrate.js';
+import { startCommand } from './commands/start.js';
+
+const program = new Command('suppression-list')
+  .description('Suppression list service: run it, and manage its keys and data')
+  .addCommand(startCommand())
+  .addCommand(migrateCommand())
+  .addCommand(keysCommand());
+
+runMain(async () => {
+  await program.parseAsync(process.argv);
+});

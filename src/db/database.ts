@@ -1,0 +1,81 @@
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+import { ServiceUnavailableError } from '../errors.js';
+import { isDatabaseUnavailable } from './connection-errors.js';
+
+/** What repository functions run on: the pool, or a client inside a transaction. */
+export interface Queryable {
+  query<R extends pg.QueryResultRow>(query: pg.QueryConfig): Promise<pg.QueryResult<R>>;
+}
+
+export interface DatabaseOptions {
+  url: string;
+  poolSize?: number;
+  logger: Logger;
+  /** Upper bound for waiting on a connection, so an unreachable server answers fast instead of hanging. */
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  applicationName?: string;
+}
+
+export interface Database extends Queryable {
+  readonly pool: pg.Pool;
+  withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+function translate(error: unknown): unknown {
+  if (isDatabaseUnavailable(error)) {
+    return new ServiceUnavailableError('The database is unavailable. Try again shortly.', { cause: error });
+  }
+  return error;
+}
+
+export function createDatabase(options: DatabaseOptions): Database {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
+    statement_timeout: options.statementTimeoutMs ?? 10_000,
+    application_name: options.applicationName ?? 'suppression-list',
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection emits here; without a listener the process would crash.
+  pool.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection failed'));
+
+  return {
+    pool,
+    async query<R extends pg.QueryResultRow>(query: pg.QueryConfig) {
+      try {
+        return await pool.query<R>(query);
+      } catch (error) {
+        throw translate(error);
+      }
+    },
+    async withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw translate(error);
+      }
+      let broken: unknown;
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        broken = error;
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw translate(error);
+      } finally {
+        // A client whose connection failed must not go back into the pool.
+        client.release(broken !== undefined && isDatabaseUnavailable(broken));
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import type { Origin, Suppression } from '../domain/suppression.js';
+import type { Queryable } from './database.js';
+
+interface SuppressionRow {
+  id: string;
+  account_id: string;
+  email: string;
+  origin: Origin;
+  source_id: string | null;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, account_id, email, origin, source_id, created_at';
+
+function fromRow(row: SuppressionRow): Suppression {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    email: row.email,
+    origin: row.origin,
+    sourceId: row.source_id,
+    createdAt: row.created_at,
+  };
+}
+
+export interface ListQuery {
+  accountId: string;
+  limit: number;
+  origin?: Origin | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+export interface Page {
+  entries: Suppression[];
+  hasMore: boolean;
+}
+
+/**
+ * Keyset pages, newest first. `after` walks to older entries, `before` to newer ones (read in
+ * ascending order, then turned around). The cursor is compared by value, so it may be deleted.
+ */
+export async function listSuppressions(db: Queryable, query: ListQuery): Promise<Page> {
+  const values: unknown[] = [query.accountId];
+  const conditions = ['account_id = $1'];
+  if (query.origin !== undefined) {
+    values.push(query.origin);
+    conditions.push(`origin = $${values.length}`);
+  }
+  let direction = 'DESC';
+  if (query.after !== undefined) {
+    values.push(query.after);
+    conditions.push(`id < $${values.length}`);
+  } else if (query.before !== undefined) {
+    values.push(query.before);
+    conditions.push(`id > $${values.length}`);
+    direction = 'ASC';
+  }
+  values.push(query.limit + 1);
+  const text = `SELECT ${COLUMNS} FROM suppressions WHERE ${conditions.join(' AND ')} ORDER BY id ${direction} LIMIT $${values.length}`;
+  const { rows } = await db.query<SuppressionRow>({ text, values });
+  const hasMore = rows.length > query.limit;
+  const entries = rows.slice(0, query.limit).map(fromRow);
+  if (direction === 'ASC') entries.reverse();
+  return { entries, hasMore };
+}
+
+export async function findSuppressionById(db: Queryable, accountId: string, id: string): Promise<Suppression | null> {
+  const { rows } = await db.query<SuppressionRow>({
+    name: 'suppression-by-id',
+    text: `SELECT ${COLUMNS} FROM suppressions WHERE account_id = $1 AND id = $2`,
+    values: [accountId, id],
+  });
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+export async function findSuppressionByEmail(db: Queryable, accountId: string, email: string): Promise<Suppression | null> {
+  const { rows } = await db.query<SuppressionRow>({
+    name: 'suppression-by-email',
+    text: `SELECT ${COLUMNS} FROM suppressions WHERE account_id = $1 AND email = $2`,
+    values: [accountId, email],
+  });
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+export interface NewSuppression {
+  id: string;
+  email: string;
+  origin: Origin;
+  sourceId: string | null;
+}
+
+export interface AddedSuppression {
+  id: string;
+  email: string;
+  /** False when the address was already on the list: its entry is kept as it was. */
+  created: boolean;
+}
+
+const ADD_SQL = `
+WITH input AS (
+  SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[]) WITH ORDINALITY AS t(id, email, origin, source_id, ord)
+), inserted AS (
+  INSERT INTO suppressions (id, account_id, email, origin, source_id)
+  SELECT id, $1, email, origin, source_id FROM input ORDER BY email
+  ON CONFLICT (account_id, email) DO NOTHING
+  RETURNING id, email
+)
+SELECT input.email, COALESCE(inserted.id, existing.id) AS id, inserted.id IS NOT NULL AS created
+FROM input
+LEFT JOIN inserted ON inserted.email = input.email
+LEFT JOIN suppressions existing ON existing.account_id = $1 AND existing.email = input.email
+ORDER BY input.ord`;
+
+/**
+ * Inserts the entries that are new and returns, in input order, the id each address has on the
+ * list; the first entry for an address wins. Emails must be normalised and distinct. Rows are
+ * inserted in email order so that concurrent batches take their locks in one order.
+ */
+export async function addSuppressions(db: Queryable, accountId: string, entries: readonly NewSuppression[]): Promise<AddedSuppression[]> {
+  const results = new Map<string, AddedSuppression>();
+  let pending = entries;
+  // An entry inserted by a concurrent transaction after this statement's snapshot is neither
+  // inserted nor visible; running the statement again for those finds it.
+  for (let attempt = 0; pending.length > 0 && attempt < 5; attempt += 1) {
+    const { rows } = await db.query<{ email: string; id: string | null; created: boolean }>({
+      name: 'suppressions-add',
+      text: ADD_SQL,
+      values: [
+        accountId,
+        pending.map((entry) => entry.id),
+        pending.map((entry) => entry.email),
+        pending.map((entry) => entry.origin),
+        pending.map((entry) => entry.sourceId),
+      ],
+    });
+    for (const row of rows) {
+      if (row.id !== null) results.set(row.email, { id: row.id, email: row.email, created: row.created });
+    }
+    pending = pending.filter((entry) => !results.has(entry.email));
+  }
+  if (pending.length > 0) throw new Error(`Could not settle ${pending.length} suppressions under concurrent changes`);
+  return entries.map((entry) => results.get(entry.email) as AddedSuppression);
+}
+
+export async function deleteSuppressionById(db: Queryable, accountId: string, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>({
+    name: 'suppression-delete-by-id',
+    text: 'DELETE FROM suppressions WHERE account_id = $1 AND id = $2 RETURNING id',
+    values: [accountId, id],
+  });
+  return rows[0]?.id ?? null;
+}
+
+export async function deleteSuppressionByEmail(db: Queryable, accountId: string, email: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>({
+    name: 'suppression-delete-by-email',
+    text: 'DELETE FROM suppressions WHERE account_id = $1 AND email = $2 RETURNING id',
+    values: [accountId, email],
+  });
+  return rows[0]?.id ?? null;
+}
+
+/** Deletes the entries with these (lower-case) ids; returns the ids that existed, in the order given. */
+export async function deleteSuppressionsByIds(db: Queryable, accountId: string, ids: readonly string[]): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>({
+    name: 'suppressions-delete-by-ids',
+    text: 'DELETE FROM suppressions WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING id',
+    values: [accountId, ids],
+  });
+  const deleted = new Set(rows.map((row) => row.id));
+  return ids.filter((id) => deleted.has(id));
+}
+
+/** Deletes the entries for these addresses; returns the deleted ids in the order the addresses were given. */
+export async function deleteSuppressionsByEmails(db: Queryable, accountId: string, emails: readonly string[]): Promise<string[]> {
+  const { rows } = await db.query<{ id: string; email: string }>({
+    name: 'suppressions-delete-by-emails',
+    text: 'DELETE FROM suppressions WHERE account_id = $1 AND email = ANY($2::text[]) RETURNING id, email',
+    values: [accountId, emails],
+  });
+  const idByEmail = new Map(rows.map((row) => [row.email, row.id]));
+  return emails.flatMap((email) => idByEmail.get(email) ?? []);
+}

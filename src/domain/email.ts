@@ -1,0 +1,21 @@
+export const MAX_EMAIL_LENGTH = 254;
+const MAX_LOCAL_PART_LENGTH = 64;
+
+// The WHATWG (HTML5) address grammar, with at least one dot in the domain: permissive enough for
+// every deliverable address, strict enough to refuse what no mail system would accept.
+const EMAIL_PATTERN =
+  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+/** Trimmed and lower-cased: the one form in which an address is stored and compared. */
+export function normalizeEmail(raw: string): string {
+  return raw.trim().toLowerCase();
+}
+
+/** Why a normalised address is not acceptable, or null when it is. */
+export function emailProblem(email: string): string | null {
+  if (email.length === 0) return 'is empty';
+  if (email.length > MAX_EMAIL_LENGTH) return `is longer than ${MAX_EMAIL_LENGTH} characters`;
+  if (!EMAIL_PATTERN.test(email)) return 'is not a valid email address';
+  if (email.indexOf('@') > MAX_LOCAL_PART_LENGTH) return `has a local part longer than ${MAX_LOCAL_PART_LENGTH} characters`;
+  return null;
+}

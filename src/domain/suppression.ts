@@ -1,0 +1,32 @@
+export const ORIGINS = ['bounce', 'complaint', 'manual'] as const;
+export type Origin = (typeof ORIGINS)[number];
+
+export interface Suppression {
+  id: string;
+  accountId: string;
+  email: string;
+  origin: Origin;
+  sourceId: string | null;
+  createdAt: Date;
+}
+
+/** The public shape of the contract's Suppression resource. */
+export interface SuppressionResource {
+  object: 'suppression';
+  id: string;
+  email: string;
+  origin: Origin;
+  source_id: string | null;
+  created_at: string;
+}
+
+export function toResource(suppression: Suppression): SuppressionResource {
+  return {
+    object: 'suppression',
+    id: suppression.id,
+    email: suppression.email,
+    origin: suppression.origin,
+    source_id: suppression.sourceId,
+    created_at: suppression.createdAt.toISOString(),
+  };
+}

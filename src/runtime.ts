@@ -1,0 +1,59 @@
+import { loadConfig, type Config } from './config.js';
+import { createDatabase, type Database } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { createLogger, type Logger } from './logger.js';
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  db: Database;
+}
+
+/** Config, logger and a migrated database: what every long-running process starts from. */
+export async function openRuntime(applicationName: string): Promise<Runtime> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  const applied = await migrate(config.DATABASE_URL, logger);
+  if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
+  const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, logger, applicationName });
+  return { config, logger, db };
+}
+
+/**
+ * Runs `stop` once on SIGTERM or SIGINT, then exits; a second signal, or a stop that takes longer
+ * than `graceMs`, exits at once.
+ */
+export function stopOnSignals(logger: Logger, stop: () => Promise<void>, graceMs = 10_000): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal, exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      logger.error('shutdown took too long, exiting');
+      process.exit(1);
+    }, graceMs);
+    timer.unref();
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}
+
+/** Runs an entry point; a failure to start prints one clear line instead of a stack trace. */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`error: ${message}\n`);
+    process.exit(1);
+  });
+}
