@@ -28,5 +28,16 @@ export default tseslint.config(
     files: ['workers/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/api/**', '**/cli/**'] }] },
   },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
 );
