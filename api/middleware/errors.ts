@@ -35,7 +35,7 @@ export function errorHandler(logger: Logger, bodyLimit: string) {
     }
     let appError = toAppError(error, bodyLimit);
     if (appError === null) {
-      logger.error({ err: error, method: req.method, route: req.route?.path }, 'unhandled error');
+      logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
       appError = new InternalServerError();
     } else if (appError.statusCode >= 500) {
       logger.warn({ err: appError.cause ?? appError, method: req.method }, appError.message);

@@ -65,7 +65,7 @@ const HOW_TO = `Integration tests need PostgreSQL 15 and Redis 7. Provide them i
  */
 export async function resolveServices(env: NodeJS.ProcessEnv = process.env): Promise<Services> {
   if (env['DATABASE_URL'] && env['REDIS_URL']) {
-    return { databaseUrl: env['DATABASE_URL'], redisUrl: env['REDIS_URL'], stop: async () => undefined };
+    return { databaseUrl: env['DATABASE_URL'], redisUrl: env['REDIS_URL'], stop: () => Promise.resolve() };
   }
   if (!env['DATABASE_URL'] && !env['REDIS_URL'] && (await containerRuntimeAvailable())) return startContainers();
   const databaseUrl = env['DATABASE_URL'] ?? LOCAL_DATABASE_URL;
@@ -75,5 +75,5 @@ export async function resolveServices(env: NodeJS.ProcessEnv = process.env): Pro
     const missing = [!database && `PostgreSQL at ${databaseUrl}`, !redis && `Redis at ${redisUrl}`].filter(Boolean).join(' and ');
     throw new Error(`No answer from ${missing}.\n${HOW_TO}`);
   }
-  return { databaseUrl, redisUrl, stop: async () => undefined };
+  return { databaseUrl, redisUrl, stop: () => Promise.resolve() };
 }
