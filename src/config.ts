@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
-const port = z.coerce.number().int().min(0).max(65535);
-const positiveInt = z.coerce.number().int().positive();
+// Plain decimal digits only: Number() would read "  " as 0 and "0x50" as 80.
+const wholeNumber = z.string().trim().regex(/^[0-9]+$/, { error: 'must be a whole number' }).transform(Number);
+const port = wholeNumber.pipe(z.number().max(65535, { error: 'must be a port number (0-65535)' }));
+const positiveInt = wholeNumber.pipe(z.number().min(1, { error: 'must be at least 1' }));
 
 const configSchema = z.object({
   NODE_ENV: z.string().default('development'),

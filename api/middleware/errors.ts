@@ -18,7 +18,7 @@ function toAppError(error: unknown, bodyLimit: string): AppError | null {
   if (error instanceof AppError) return error;
   if (isBodyParserError(error)) {
     if (error.type === 'entity.too.large') return new PayloadTooLargeError(bodyLimit);
-    if (error.type === 'entity.parse.failed') return new ValidationError('The request body is not valid JSON.');
+    if (error.type === 'entity.parse.failed') return new ValidationError('The request body must be a valid JSON object.');
     if (error.status < 500) return new ValidationError(`The request body could not be read: ${error.message}.`);
   }
   // The router's percent-decoding of a path parameter.

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const DEFAULTS = {
+  NODE_ENV: 'development',
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
+  DATABASE_POOL_SIZE: 10,
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  HOST: '127.0.0.1',
+  PORT: 3000,
+  LOG_LEVEL: 'info',
+  QUEUE_PREFIX: 'bull',
+  WORKER_CONCURRENCY: 50,
+  RATE_LIMIT_PER_SECOND: 10,
+};
+
+/** The ConfigError that loading this environment throws. */
+function configErrorFor(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+describe('loadConfig', () => {
+  it('when nothing is set, then every value takes its documented default', () => {
+    expect(loadConfig({})).toEqual(DEFAULTS);
+  });
+
+  it('when the configuration is loaded, then it cannot be changed', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('when values are set, then they are parsed into their types', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgresql://app:secret@db.internal:6543/suppressions',
+      DATABASE_POOL_SIZE: '25',
+      REDIS_URL: 'rediss://cache.internal:6380',
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      LOG_LEVEL: 'debug',
+      QUEUE_PREFIX: '{suppressions}',
+      WORKER_CONCURRENCY: '5',
+      RATE_LIMIT_PER_SECOND: '100',
+    });
+    expect(config).toMatchObject({
+      DATABASE_URL: 'postgresql://app:secret@db.internal:6543/suppressions',
+      DATABASE_POOL_SIZE: 25,
+      REDIS_URL: 'rediss://cache.internal:6380',
+      HOST: '0.0.0.0',
+      PORT: 8080,
+      LOG_LEVEL: 'debug',
+      QUEUE_PREFIX: '{suppressions}',
+      WORKER_CONCURRENCY: 5,
+      RATE_LIMIT_PER_SECOND: 100,
+    });
+  });
+
+  it('when PORT is 0, then it is accepted (a free port is picked)', () => {
+    expect(loadConfig({ PORT: '0' }).PORT).toBe(0);
+  });
+
+  it('when variables are set to empty strings, then they are treated as unset', () => {
+    const config = loadConfig({ PORT: '', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: '', HOST: '', WORKER_CONCURRENCY: '' });
+    expect(config).toEqual(DEFAULTS);
+  });
+
+  it('when unrelated variables are present, then they are ignored', () => {
+    const config = loadConfig({ PATH: '/usr/bin', HOME: '/root', PORT: '4000' });
+    expect(config.PORT).toBe(4000);
+    expect(config).not.toHaveProperty('PATH');
+  });
+
+  it.each(['abc', '70000', '65536', '-1', '3.5', '80 80'])('when PORT is %j, then a ConfigError names PORT', (value) => {
+    const error = configErrorFor({ PORT: value });
+    expect(error.name).toBe('ConfigError');
+    expect(error.message).toMatch(/\bPORT\b/);
+  });
+
+  it('when PORT is only whitespace, then a ConfigError names PORT rather than binding a random port', () => {
+    expect(configErrorFor({ PORT: '   ' }).message).toMatch(/\bPORT\b/);
+  });
+
+  it.each(['not a url', 'mysql://user@127.0.0.1:3306/db', 'http://127.0.0.1:5432/postgres', '127.0.0.1:5432'])(
+    'when DATABASE_URL is %j, then a ConfigError names DATABASE_URL',
+    (value) => {
+      expect(configErrorFor({ DATABASE_URL: value }).message).toContain('DATABASE_URL');
+    },
+  );
+
+  it('when REDIS_URL is not a redis URL, then a ConfigError names REDIS_URL', () => {
+    expect(configErrorFor({ REDIS_URL: 'http://127.0.0.1:6379' }).message).toContain('REDIS_URL');
+  });
+
+  it('when LOG_LEVEL is unknown, then a ConfigError names LOG_LEVEL', () => {
+    expect(configErrorFor({ LOG_LEVEL: 'verbose' }).message).toContain('LOG_LEVEL');
+  });
+
+  it.each(['0', '-5', 'many'])('when WORKER_CONCURRENCY is %j, then a ConfigError names WORKER_CONCURRENCY', (value) => {
+    expect(configErrorFor({ WORKER_CONCURRENCY: value }).message).toContain('WORKER_CONCURRENCY');
+  });
+
+  it('when several values are bad, then the message names each of them and no good one', () => {
+    const message = configErrorFor({ PORT: 'x', DATABASE_URL: 'nope', HOST: 'db' }).message;
+    expect(message).toContain('PORT');
+    expect(message).toContain('DATABASE_URL');
+    expect(message).not.toContain('HOST');
+  });
+});
