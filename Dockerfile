@@ -7,6 +7,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY api ./api
+COPY workers ./workers
 COPY cli ./cli
 RUN npm run build && npm prune --omit=dev
 

@@ -2,13 +2,10 @@ import { Router, type Response } from 'express';
 import type { Database } from '../../src/db/database.js';
 import {
   addSuppressions,
-  deleteSuppressionByEmail,
-  deleteSuppressionById,
-  deleteSuppressionsByEmails,
-  deleteSuppressionsByIds,
   findSuppressionByEmail,
   findSuppressionById,
   listSuppressions,
+  removeSuppressions,
 } from '../../src/db/suppression-repository.js';
 import { emailProblem, normalizeEmail } from '../../src/domain/email.js';
 import { partitionEmails } from '../../src/domain/email-batch.js';
@@ -87,10 +84,9 @@ export function suppressionsRouter(db: Database): Router {
     .route('/batch/remove')
     .post(async (req, res) => {
       const body = parseInput(batchRemoveBodySchema, req.body);
-      const accountId = accountOf(res);
-      const removed = body.ids
-        ? await deleteSuppressionsByIds(db, accountId, [...new Set(body.ids)])
-        : await deleteSuppressionsByEmails(db, accountId, requireEmails(body.emails ?? [], 'emails'));
+      const { accountId, keyId } = callerOf(res);
+      const target = body.ids ? { ids: [...new Set(body.ids)] } : { emails: requireEmails(body.emails ?? [], 'emails') };
+      const removed = await removeSuppressions(db, accountId, target, keyId);
       res.json({ data: removed.map((id) => ({ object: 'suppression', id, deleted: true })) });
     })
     .all(methodNotAllowed('POST'));
@@ -108,11 +104,9 @@ export function suppressionsRouter(db: Database): Router {
     })
     .delete(async (req, res) => {
       const target = pathTarget(req.params.suppression);
-      const accountId = accountOf(res);
-      const id = 'id' in target
-        ? await deleteSuppressionById(db, accountId, target.id)
-        : await deleteSuppressionByEmail(db, accountId, target.email);
-      if (id === null) throw new NotFoundError();
+      const { accountId, keyId } = callerOf(res);
+      const [id] = await removeSuppressions(db, accountId, 'id' in target ? { ids: [target.id] } : { emails: [target.email] }, keyId);
+      if (id === undefined) throw new NotFoundError();
       res.json({ object: 'suppression', id, deleted: true });
     })
     .all(methodNotAllowed('GET', 'DELETE'));

@@ -1,14 +1,20 @@
 import { Command } from 'commander';
 import { startApi } from '../../api/start-api.js';
 import { openRuntime, stopOnSignals } from '../../src/runtime.js';
+import { startWorkers } from '../../workers/start-workers.js';
 
 export function startCommand(): Command {
-  return new Command('start').description('run the API (migrations applied first)').action(async () => {
-    const runtime = await openRuntime('suppression-list');
-    const api = await startApi(runtime);
-    stopOnSignals(runtime.logger, async () => {
-      await api.close();
-      await runtime.db.close();
+  return new Command('start')
+    .description('run the API and the queue workers in one process (migrations applied first)')
+    .action(async () => {
+      const runtime = await openRuntime('suppression-list');
+      const workers = await startWorkers(runtime);
+      const api = await startApi(runtime);
+      stopOnSignals(runtime.logger, async () => {
+        // New requests stop first; then the workers finish their active jobs; the pool goes last.
+        await api.close();
+        await workers.close();
+        await runtime.db.close();
+      });
     });
-  });
 }

@@ -1,4 +1,5 @@
 import type { Origin, Suppression } from '../domain/suppression.js';
+import { newId } from '../domain/ids.js';
 import type { Queryable } from './database.js';
 
 interface SuppressionRow {
@@ -143,42 +144,41 @@ export async function addSuppressions(db: Queryable, accountId: string, entries:
   return entries.map((entry) => results.get(entry.email) as AddedSuppression);
 }
 
-export async function deleteSuppressionById(db: Queryable, accountId: string, id: string): Promise<string | null> {
-  const { rows } = await db.query<{ id: string }>({
-    name: 'suppression-delete-by-id',
-    text: 'DELETE FROM suppressions WHERE account_id = $1 AND id = $2 RETURNING id',
-    values: [accountId, id],
-  });
-  return rows[0]?.id ?? null;
-}
+export type RemovalTarget = { ids: readonly string[] } | { emails: readonly string[] };
 
-export async function deleteSuppressionByEmail(db: Queryable, accountId: string, email: string): Promise<string | null> {
-  const { rows } = await db.query<{ id: string }>({
-    name: 'suppression-delete-by-email',
-    text: 'DELETE FROM suppressions WHERE account_id = $1 AND email = $2 RETURNING id',
-    values: [accountId, email],
-  });
-  return rows[0]?.id ?? null;
-}
+const REMOVE_SQL = (column: 'id' | 'email', type: 'uuid' | 'text') => `
+WITH deleted AS (
+  DELETE FROM suppressions WHERE account_id = $1 AND ${column} = ANY($2::${type}[]) RETURNING id, email
+), numbered AS (
+  SELECT id, email, row_number() OVER () AS n FROM deleted
+), audited AS (
+  INSERT INTO suppression_events (id, account_id, event_id, type, email, api_key_id, suppression_id, outcome)
+  SELECT audit.id, $1, audit.id::text, 'removal', numbered.email, $3, numbered.id, 'removed'
+  FROM numbered JOIN unnest($4::uuid[]) WITH ORDINALITY AS audit(id, n) USING (n)
+)
+SELECT id, email FROM deleted`;
 
-/** Deletes the entries with these (lower-case) ids; returns the ids that existed, in the order given. */
-export async function deleteSuppressionsByIds(db: Queryable, accountId: string, ids: readonly string[]): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>({
-    name: 'suppressions-delete-by-ids',
-    text: 'DELETE FROM suppressions WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING id',
-    values: [accountId, ids],
-  });
-  const deleted = new Set(rows.map((row) => row.id));
-  return ids.filter((id) => deleted.has(id));
-}
+const REMOVE_BY_IDS = REMOVE_SQL('id', 'uuid');
+const REMOVE_BY_EMAILS = REMOVE_SQL('email', 'text');
 
-/** Deletes the entries for these addresses; returns the deleted ids in the order the addresses were given. */
-export async function deleteSuppressionsByEmails(db: Queryable, accountId: string, emails: readonly string[]): Promise<string[]> {
+/**
+ * Deletes the entries with these (lower-case) ids or normalised emails and records each removal,
+ * with the key that made it, in the audit trail. Returns the deleted ids in the order asked for;
+ * what matched nothing is left out.
+ */
+export async function removeSuppressions(
+  db: Queryable,
+  accountId: string,
+  target: RemovalTarget,
+  removedByKeyId: string | null,
+): Promise<string[]> {
+  const byIds = 'ids' in target;
+  const keys = byIds ? target.ids : target.emails;
   const { rows } = await db.query<{ id: string; email: string }>({
-    name: 'suppressions-delete-by-emails',
-    text: 'DELETE FROM suppressions WHERE account_id = $1 AND email = ANY($2::text[]) RETURNING id, email',
-    values: [accountId, emails],
+    name: byIds ? 'suppressions-remove-by-ids' : 'suppressions-remove-by-emails',
+    text: byIds ? REMOVE_BY_IDS : REMOVE_BY_EMAILS,
+    values: [accountId, keys, removedByKeyId, keys.map(() => newId())],
   });
-  const idByEmail = new Map(rows.map((row) => [row.email, row.id]));
-  return emails.flatMap((email) => idByEmail.get(email) ?? []);
+  const idByKey = new Map(rows.map((row) => [byIds ? row.id : row.email, row.id]));
+  return keys.flatMap((key) => idByKey.get(key) ?? []);
 }

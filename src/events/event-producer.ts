@@ -1,0 +1,64 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { DEFAULT_JOB_OPTIONS, EVENTS_QUEUE } from '../queues.js';
+import { createRedis } from '../redis.js';
+import { eventJobId } from './job-id.js';
+import { InvalidEventError, parseSuppressionEvent, type SuppressionEvent, type SuppressionEventInput } from './event-schema.js';
+
+export interface EventProducerOptions {
+  /** An ioredis connection (kept open on close) or a Redis URL (a connection of its own). */
+  connection: Redis | string;
+  /** BullMQ key prefix; must match the workers' QUEUE_PREFIX. Default `bull`. */
+  prefix?: string;
+  /** Jobs per addBulk call in publishMany. */
+  chunkSize?: number;
+}
+
+export interface EventProducer {
+  /** Validates and enqueues one event; resolves to its job id. */
+  publish(event: SuppressionEventInput): Promise<string>;
+  /** Validates every event first (nothing is enqueued if one is invalid), then enqueues them in chunks. */
+  publishMany(events: readonly SuppressionEventInput[]): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+function toJob(event: SuppressionEvent) {
+  return { name: event.type, data: event, opts: { jobId: eventJobId(event.account_id, event.event_id) } };
+}
+
+/** The library the upstream mail system uses to hand bounces and complaints to this service. */
+export function createEventProducer(options: EventProducerOptions): EventProducer {
+  const ownsConnection = typeof options.connection === 'string';
+  const connection = typeof options.connection === 'string' ? createRedis(options.connection, 'producer') : options.connection;
+  const queue = new Queue(EVENTS_QUEUE, {
+    connection,
+    prefix: options.prefix ?? 'bull',
+    defaultJobOptions: DEFAULT_JOB_OPTIONS,
+  });
+  const chunkSize = options.chunkSize ?? 1000;
+
+  return {
+    async publish(event) {
+      const job = toJob(parseSuppressionEvent(event));
+      await queue.add(job.name, job.data, job.opts);
+      return job.opts.jobId;
+    },
+    async publishMany(events) {
+      const jobs = events.map((event, index) => {
+        try {
+          return toJob(parseSuppressionEvent(event));
+        } catch (error) {
+          throw error instanceof InvalidEventError ? new InvalidEventError(`event ${index}: ${error.message}`) : error;
+        }
+      });
+      for (let start = 0; start < jobs.length; start += chunkSize) {
+        await queue.addBulk(jobs.slice(start, start + chunkSize));
+      }
+      return jobs.map((job) => job.opts.jobId);
+    },
+    async close() {
+      await queue.close();
+      if (ownsConnection) await connection.quit();
+    },
+  };
+}

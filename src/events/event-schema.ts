@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { emailProblem, normalizeEmail } from '../domain/email.js';
+import { UUID_PATTERN } from '../domain/ids.js';
+
+export const EVENT_TYPES = ['bounce', 'complaint'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export const BOUNCE_TYPES = ['permanent', 'transient', 'undetermined'] as const;
+export type BounceType = (typeof BOUNCE_TYPES)[number];
+
+const uuid = z
+  .string()
+  .regex(UUID_PATTERN, { error: 'must be a UUID' })
+  .transform((value) => value.toLowerCase());
+
+// Free-text details from mail servers are kept for the audit trail, cut to a sane size rather than refused.
+const detail = (max: number) =>
+  z
+    .string()
+    .transform((value) => value.slice(0, max))
+    .optional();
+
+const email = z
+  .string()
+  .transform(normalizeEmail)
+  .superRefine((value, context) => {
+    const problem = emailProblem(value);
+    if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+  });
+
+/**
+ * A bounce or complaint as the upstream mail system publishes it: the data of a job named after
+ * its `type` on the `suppression-events` queue. Unknown extra fields are dropped.
+ */
+export const suppressionEventSchema = z
+  .object({
+    account_id: uuid,
+    event_id: z.string().min(1, { error: 'must not be empty' }).max(255, { error: 'must be at most 255 characters' }),
+    type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }),
+    email,
+    source_id: uuid,
+    occurred_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }),
+    bounce: z
+      .object({
+        type: z.enum(BOUNCE_TYPES, { error: `must be one of ${BOUNCE_TYPES.join(', ')}` }),
+        sub_type: detail(100),
+        status: detail(32),
+        diagnostic: detail(2000),
+      })
+      .optional(),
+    complaint: z.object({ feedback_type: detail(64) }).optional(),
+  }, { error: 'the event must be a JSON object' })
+  .refine((event) => event.type !== 'bounce' || event.bounce !== undefined, {
+    error: 'is required when type is bounce',
+    path: ['bounce'],
+    // Checked even when other fields are wrong, so one report names every problem.
+    when: ({ value }) => typeof value === 'object' && value !== null,
+  });
+
+/** What a producer hands in (before normalisation). */
+export type SuppressionEventInput = z.input<typeof suppressionEventSchema>;
+/** A validated event, email normalised. */
+export type SuppressionEvent = z.output<typeof suppressionEventSchema>;
+
+export class InvalidEventError extends Error {
+  override name = 'InvalidEventError';
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')} ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+/** The validated event, or an InvalidEventError that names every field that is wrong. */
+export function parseSuppressionEvent(data: unknown): SuppressionEvent {
+  const result = suppressionEventSchema.safeParse(data, {
+    error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined),
+  });
+  if (!result.success) throw new InvalidEventError(`invalid event: ${describeIssues(result.error)}`);
+  return result.data;
+}

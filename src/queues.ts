@@ -1,0 +1,20 @@
+import type { DefaultJobOptions } from 'bullmq';
+
+export const EVENTS_QUEUE = 'suppression-events';
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/** Completed jobs are trimmed (the database keeps the record); failed ones stay a week for inspection and retry. */
+export const KEEP_COMPLETED = { age: 60 * 60, count: 10_000 };
+export const KEEP_FAILED = { age: 7 * DAY_SECONDS };
+
+/**
+ * Retries span about nine hours (1 s, 2 s, 4 s ... doubling over 15 attempts), so a database
+ * outage of that length loses nothing; after it the job waits in the failed set.
+ */
+export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = {
+  attempts: 15,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: KEEP_COMPLETED,
+  removeOnFail: KEEP_FAILED,
+};

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { WriteCoalescer } from '../../workers/write-coalescer.js';
+
+function recordingWriter() {
+  const batches: number[][] = [];
+  const write = async (items: number[]): Promise<number[]> => {
+    batches.push(items);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return items.map((item) => item * 10);
+  };
+  return { batches, write };
+}
+
+describe('write coalescing', () => {
+  it('when items arrive together, then they share one write and each caller gets its own result', async () => {
+    const { batches, write } = recordingWriter();
+    const coalescer = new WriteCoalescer(write, { maxBatch: 100, maxDelayMs: 5 });
+    const results = await Promise.all([1, 2, 3].map((item) => coalescer.submit(item)));
+    expect(results).toEqual([10, 20, 30]);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  it('when a batch fills, then it is written at once without waiting for the delay', async () => {
+    const { batches, write } = recordingWriter();
+    const coalescer = new WriteCoalescer(write, { maxBatch: 2, maxDelayMs: 60_000 });
+    const results = await Promise.all([1, 2, 3, 4].map((item) => coalescer.submit(item)));
+    expect(results).toEqual([10, 20, 30, 40]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+  });
+
+  it('when a write fails, then every caller of that batch gets the error and later batches still work', async () => {
+    let fail = true;
+    const coalescer = new WriteCoalescer<number, number>(
+      (items) => (fail ? Promise.reject(new Error('database away')) : Promise.resolve(items)),
+      { maxBatch: 10, maxDelayMs: 1 },
+    );
+    const failed = await Promise.allSettled([coalescer.submit(1), coalescer.submit(2)]);
+    expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect(await coalescer.submit(3)).toBe(3);
+  });
+
+  it('when drained, then waiting items are written and writes under way finish first', async () => {
+    const { batches, write } = recordingWriter();
+    const coalescer = new WriteCoalescer(write, { maxBatch: 100, maxDelayMs: 60_000 });
+    const pending = coalescer.submit(7);
+    await coalescer.drain();
+    expect(batches).toEqual([[7]]);
+    expect(await pending).toBe(70);
+  });
+});

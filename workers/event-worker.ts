@@ -1,0 +1,51 @@
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Database } from '../src/db/database.js';
+import type { Logger } from '../src/logger.js';
+import { EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED } from '../src/queues.js';
+import { createEventProcessor, type EventJobResult } from './event-processor.js';
+
+export interface EventWorkerOptions {
+  db: Database;
+  logger: Logger;
+  /** A connection with `maxRetriesPerRequest: null`; BullMQ duplicates it for blocking reads. */
+  connection: Redis;
+  prefix: string;
+  concurrency: number;
+  /** Rows per multi-row statement, and how long the first job of a batch waits for company. */
+  batchSize?: number;
+  batchDelayMs?: number;
+}
+
+export interface EventWorker {
+  worker: Worker;
+  /** Stops taking jobs, lets active ones finish (their rows committed), then returns. */
+  close(): Promise<void>;
+}
+
+export function startEventWorker(options: EventWorkerOptions): EventWorker {
+  const processor = createEventProcessor(options.db, {
+    maxBatch: options.batchSize ?? 500,
+    maxDelayMs: options.batchDelayMs ?? 5,
+  });
+  const worker = new Worker<unknown, EventJobResult>(EVENTS_QUEUE, (job) => processor.process(job), {
+    connection: options.connection,
+    prefix: options.prefix,
+    concurrency: options.concurrency,
+    // Jobs from producers in other languages get the same retention as ours.
+    removeOnComplete: KEEP_COMPLETED,
+    removeOnFail: KEEP_FAILED,
+  });
+  worker.on('failed', (job, error) => {
+    if (job) options.logger.warn({ jobId: job.id, attempt: job.attemptsMade, reason: error.message }, 'event job failed');
+  });
+  worker.on('error', (error) => options.logger.error({ err: error }, 'event worker error'));
+
+  return {
+    worker,
+    async close() {
+      await worker.close();
+      await processor.drain();
+    },
+  };
+}

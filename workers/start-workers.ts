@@ -1,0 +1,27 @@
+import { createRedis } from '../src/redis.js';
+import type { Runtime } from '../src/runtime.js';
+import { startEventWorker } from './event-worker.js';
+
+export interface RunningWorkers {
+  close(): Promise<void>;
+}
+
+/** Runs the queue workers of a runtime until closed. */
+export async function startWorkers({ config, logger, db }: Runtime): Promise<RunningWorkers> {
+  const connection = createRedis(config.REDIS_URL, 'worker');
+  const events = startEventWorker({
+    db,
+    logger,
+    connection,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.WORKER_CONCURRENCY,
+  });
+  await events.worker.waitUntilReady();
+  logger.info({ concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'event worker running');
+  return {
+    async close() {
+      await events.close();
+      await connection.quit();
+    },
+  };
+}

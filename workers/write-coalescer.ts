@@ -1,0 +1,61 @@
+interface Pending<I, O> {
+  item: I;
+  resolve: (value: O) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface CoalescerOptions {
+  /** Flush as soon as this many items wait. */
+  maxBatch: number;
+  /** Flush at the latest this long after the first item of a batch arrived. */
+  maxDelayMs: number;
+}
+
+/**
+ * Gathers items submitted by concurrent callers into one write: each caller's promise settles
+ * only after the write that carried its item has finished (committed, or failed for all of them).
+ * Batches may be in flight side by side; `drain` waits for every one.
+ */
+export class WriteCoalescer<I, O> {
+  private pending: Pending<I, O>[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly write: (items: I[]) => Promise<O[]>,
+    private readonly options: CoalescerOptions,
+  ) {}
+
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.pending.push({ item, resolve, reject });
+      if (this.pending.length >= this.options.maxBatch) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.options.maxDelayMs);
+    });
+  }
+
+  /** Writes what is waiting now, and waits for every write under way. */
+  async drain(): Promise<void> {
+    this.flush();
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    const done = this.run(batch).finally(() => this.inFlight.delete(done));
+    this.inFlight.add(done);
+  }
+
+  private async run(batch: Pending<I, O>[]): Promise<void> {
+    try {
+      const results = await this.write(batch.map((entry) => entry.item));
+      batch.forEach((entry, index) => entry.resolve(results[index] as O));
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    }
+  }
+}
