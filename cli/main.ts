@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { runMain } from '../src/runtime.js';
+import { eventsCommand } from './commands/events.js';
 import { keysCommand } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
 import { startCommand } from './commands/start.js';
@@ -9,7 +10,8 @@ const program = new Command('suppression-list')
   .description('Suppression list service: run it, and manage its keys and data')
   .addCommand(startCommand())
   .addCommand(migrateCommand())
-  .addCommand(keysCommand());
+  .addCommand(keysCommand())
+  .addCommand(eventsCommand());
 
 runMain(async () => {
   await program.parseAsync(process.argv);

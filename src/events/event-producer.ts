@@ -12,6 +12,10 @@ export interface EventProducerOptions {
   prefix?: string;
   /** Jobs per addBulk call in publishMany. */
   chunkSize?: number;
+  /** How long a call waits for Redis to answer at all before it fails. Default 10 s. */
+  connectTimeoutMs?: number;
+  /** Connection errors between calls (calls themselves reject); ignored unless given. */
+  onError?: (error: Error) => void;
 }
 
 export interface EventProducer {
@@ -35,11 +39,29 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
     prefix: options.prefix ?? 'bull',
     defaultJobOptions: DEFAULT_JOB_OPTIONS,
   });
+  // Without a listener an 'error' event would crash the producer's host process.
+  queue.on('error', options.onError ?? (() => undefined));
   const chunkSize = options.chunkSize ?? 1000;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+
+  // ioredis reconnects forever, and BullMQ waits for the first connection without a bound; so a
+  // producer started while Redis is away would hang its callers instead of telling them.
+  async function ready(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+    });
+    try {
+      await Promise.race([queue.waitUntilReady(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   return {
     async publish(event) {
       const job = toJob(parseSuppressionEvent(event));
+      await ready();
       await queue.add(job.name, job.data, job.opts);
       return job.opts.jobId;
     },
@@ -51,6 +73,7 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
           throw error instanceof InvalidEventError ? new InvalidEventError(`event ${index}: ${error.message}`) : error;
         }
       });
+      await ready();
       for (let start = 0; start < jobs.length; start += chunkSize) {
         await queue.addBulk(jobs.slice(start, start + chunkSize));
       }

@@ -325,3 +325,15 @@ describe('resilience', () => {
     expect(await countRows('suppression_events', accountId)).toBe(2000);
   }, 90_000);
 });
+
+describe('the producer without Redis', () => {
+  it('when Redis does not answer, then publish fails within its timeout instead of hanging', async () => {
+    const offline = createEventProducer({ connection: 'redis://127.0.0.1:1', prefix: queue.prefix, connectTimeoutMs: 300 });
+    try {
+      const accountId = await newAccountId();
+      await expect(offline.publish(complaint(accountId, uniqueEmails(1)[0]!))).rejects.toThrow(/did not answer within 300 ms/);
+    } finally {
+      await offline.close().catch(() => undefined);
+    }
+  });
+});
