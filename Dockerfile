@@ -22,4 +22,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # The all-in-one process; run dist/api/main.js or dist/workers/main.js for one role each.
-CMD ["node", "dist/cli/main.js", "start"]
+CMD ["node", "--max-semi-space-size=64", "dist/cli/main.js", "start"]

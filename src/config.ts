@@ -14,7 +14,7 @@ const configSchema = z.object({
   PORT: port.default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   QUEUE_PREFIX: z.string().min(1).default('bull'),
-  WORKER_CONCURRENCY: positiveInt.default(50),
+  WORKER_CONCURRENCY: positiveInt.default(1000),
   RATE_LIMIT_PER_SECOND: positiveInt.default(10),
 });
 

@@ -12,15 +12,15 @@ export interface EventJobResult {
 }
 
 function toRecord(event: SuppressionEvent): EventRecord {
+  const origin = suppressingOrigin(event);
   return {
-    id: newId(),
     accountId: event.account_id,
     eventId: event.event_id,
     type: event.type,
     email: event.email,
     sourceId: event.source_id,
-    origin: suppressingOrigin(event),
-    suppressionId: newId(),
+    origin,
+    suppressionId: origin === null ? null : newId(),
     occurredAt: event.occurred_at,
     bounceType: event.bounce?.type ?? null,
     bounceSubType: event.bounce?.sub_type ?? null,

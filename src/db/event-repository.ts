@@ -3,7 +3,6 @@ import type { Queryable } from './database.js';
 
 /** One event ready to be written: validated, classified, with the ids it will use if it is new. */
 export interface EventRecord {
-  id: string;
   accountId: string;
   eventId: string;
   type: 'bounce' | 'complaint';
@@ -11,8 +10,8 @@ export interface EventRecord {
   sourceId: string;
   /** The origin it suppresses with, or null when it is only recorded. */
   origin: Origin | null;
-  /** The id of the suppression, when this event creates it. */
-  suppressionId: string;
+  /** For a suppressing event: the id its suppression gets if it is the one that creates it. */
+  suppressionId: string | null;
   occurredAt: string;
   bounceType: string | null;
   bounceSubType: string | null;
@@ -31,11 +30,12 @@ export interface RecordedEvent {
 
 const RECORD_SQL = `
 WITH input AS (
-  SELECT * FROM unnest(
-    $1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::uuid[],
-    $9::timestamptz[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[]
-  ) WITH ORDINALITY AS t(id, account_id, event_id, type, email, source_id, origin, suppression_id,
-                         occurred_at, bounce_type, bounce_sub_type, bounce_status, bounce_diagnostic, feedback_type, ord)
+  SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (
+    "accountId" uuid, "eventId" text, type text, email text, "sourceId" uuid, origin text, "suppressionId" uuid,
+    "occurredAt" timestamptz, "bounceType" text, "bounceSubType" text, "bounceStatus" text,
+    "bounceDiagnostic" text, "feedbackType" text
+  )) WITH ORDINALITY AS t(account_id, event_id, type, email, source_id, origin, suppression_id,
+                          occurred_at, bounce_type, bounce_sub_type, bounce_status, bounce_diagnostic, feedback_type, ord)
 ), fresh AS (
   SELECT input.* FROM input
   JOIN accounts ON accounts.id = input.account_id
@@ -48,17 +48,23 @@ WITH input AS (
   WHERE origin IS NOT NULL
   ORDER BY account_id, email, ord
   ON CONFLICT (account_id, email) DO NOTHING
-  RETURNING id
+  RETURNING id, account_id, email
 ), recorded AS (
-  INSERT INTO suppression_events (id, account_id, event_id, type, email, source_id, bounce_type, bounce_sub_type,
+  INSERT INTO suppression_events (account_id, event_id, type, email, source_id, bounce_type, bounce_sub_type,
                                   bounce_status, bounce_diagnostic, complaint_feedback_type, suppression_id, outcome, occurred_at)
-  SELECT f.id, f.account_id, f.event_id, f.type, f.email, f.source_id, f.bounce_type, f.bounce_sub_type,
+  SELECT f.account_id, f.event_id, f.type, f.email, f.source_id, f.bounce_type, f.bounce_sub_type,
          f.bounce_status, f.bounce_diagnostic, f.feedback_type,
          CASE WHEN f.origin IS NOT NULL THEN COALESCE(added.id, existing.id) END,
-         CASE WHEN f.origin IS NULL THEN 'not_suppressed' WHEN added.id IS NOT NULL THEN 'suppressed' ELSE 'already_suppressed' END,
+         CASE
+           WHEN f.origin IS NULL THEN 'not_suppressed'
+           WHEN added.id = f.suppression_id THEN 'suppressed'
+           ELSE 'already_suppressed'
+         END,
          f.occurred_at
   FROM fresh f
-  LEFT JOIN added ON added.id = f.suppression_id
+  -- The entry for this address made by this statement (by this event or an earlier one in the
+  -- batch), else the one that was there before it.
+  LEFT JOIN added ON added.account_id = f.account_id AND added.email = f.email
   LEFT JOIN suppressions existing ON existing.account_id = f.account_id AND existing.email = f.email
   ORDER BY f.account_id, f.event_id
   ON CONFLICT (account_id, event_id) DO NOTHING
@@ -81,28 +87,43 @@ ORDER BY input.ord`;
  * address already on the list keeps its first entry. Events must be distinct by (account, event id).
  */
 export async function recordEvents(db: Queryable, records: readonly EventRecord[]): Promise<RecordedEvent[]> {
-  const column = <K extends keyof EventRecord>(key: K): EventRecord[K][] => records.map((record) => record[key]);
   const { rows } = await db.query<{ outcome: EventOutcome; suppression_id: string | null }>({
-    name: 'events-record',
+    // Unnamed on purpose: a saved generic plan, made while the tables were small, would keep
+    // scanning them whole as they grow. Planning once per batch is cheap.
     text: RECORD_SQL,
-    values: [
-      column('id'),
-      column('accountId'),
-      column('eventId'),
-      column('type'),
-      column('email'),
-      column('sourceId'),
-      column('origin'),
-      column('suppressionId'),
-      column('occurredAt'),
-      column('bounceType'),
-      column('bounceSubType'),
-      column('bounceStatus'),
-      column('bounceDiagnostic'),
-      column('feedbackType'),
-    ],
+    // One JSON document instead of an array per column: serialised natively, not value by value.
+    values: [JSON.stringify(records)],
   });
-  return rows.map((row) => ({ outcome: row.outcome, suppressionId: row.suppression_id }));
+  const results = rows.map((row) => ({ outcome: row.outcome, suppressionId: row.suppression_id }));
+  await fillConcurrentEntries(db, records, results);
+  return results;
+}
+
+/**
+ * An entry created by a concurrent batch after this statement's snapshot blocks our insert but is
+ * not visible to it. Once that batch has committed, the entry is there to be linked.
+ */
+async function fillConcurrentEntries(db: Queryable, records: readonly EventRecord[], results: RecordedEvent[]): Promise<void> {
+  const missing = records.filter((_, index) => {
+    const result = results[index] as RecordedEvent;
+    return result.outcome === 'already_suppressed' && result.suppressionId === null;
+  });
+  if (missing.length === 0) return;
+  const { rows } = await db.query<{ account_id: string; event_id: string; id: string }>({
+    text: `UPDATE suppression_events e SET suppression_id = s.id
+           FROM unnest($1::uuid[], $2::text[]) AS wanted(account_id, event_id), suppressions s
+           WHERE e.account_id = wanted.account_id AND e.event_id = wanted.event_id
+             AND s.account_id = e.account_id AND s.email = e.email
+           RETURNING e.account_id, e.event_id, s.id`,
+    values: [missing.map((record) => record.accountId), missing.map((record) => record.eventId)],
+  });
+  const idOf = new Map(rows.map((row) => [`${row.account_id}\n${row.event_id}`, row.id]));
+  records.forEach((record, index) => {
+    const result = results[index] as RecordedEvent;
+    if (result.outcome === 'already_suppressed' && result.suppressionId === null) {
+      result.suppressionId = idOf.get(`${record.accountId}\n${record.eventId}`) ?? null;
+    }
+  });
 }
 
 export interface StoredEvent {
@@ -125,7 +146,7 @@ export async function eventsForEmail(db: Queryable, accountId: string, email: st
     api_key_id: string | null;
   }>({
     text: `SELECT event_id, type, email, outcome, suppression_id, api_key_id FROM suppression_events
-           WHERE account_id = $1 AND email = $2 ORDER BY received_at, id`,
+           WHERE account_id = $1 AND email = $2 ORDER BY received_at`,
     values: [accountId, email],
   });
   return rows.map((row) => ({

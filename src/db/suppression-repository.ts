@@ -125,7 +125,7 @@ export async function addSuppressions(db: Queryable, accountId: string, entries:
   // inserted nor visible; running the statement again for those finds it.
   for (let attempt = 0; pending.length > 0 && attempt < 5; attempt += 1) {
     const { rows } = await db.query<{ email: string; id: string | null; created: boolean }>({
-      name: 'suppressions-add',
+      // Unnamed: a generic plan saved while the table was small would go on scanning it whole.
       text: ADD_SQL,
       values: [
         accountId,
@@ -152,9 +152,9 @@ WITH deleted AS (
 ), numbered AS (
   SELECT id, email, row_number() OVER () AS n FROM deleted
 ), audited AS (
-  INSERT INTO suppression_events (id, account_id, event_id, type, email, api_key_id, suppression_id, outcome)
-  SELECT audit.id, $1, audit.id::text, 'removal', numbered.email, $3, numbered.id, 'removed'
-  FROM numbered JOIN unnest($4::uuid[]) WITH ORDINALITY AS audit(id, n) USING (n)
+  INSERT INTO suppression_events (account_id, event_id, type, email, api_key_id, suppression_id, outcome)
+  SELECT $1, audit.id, 'removal', numbered.email, $3, numbered.id, 'removed'
+  FROM numbered JOIN unnest($4::text[]) WITH ORDINALITY AS audit(id, n) USING (n)
 )
 SELECT id, email FROM deleted`;
 
@@ -175,7 +175,6 @@ export async function removeSuppressions(
   const byIds = 'ids' in target;
   const keys = byIds ? target.ids : target.emails;
   const { rows } = await db.query<{ id: string; email: string }>({
-    name: byIds ? 'suppressions-remove-by-ids' : 'suppressions-remove-by-emails',
     text: byIds ? REMOVE_BY_IDS : REMOVE_BY_EMAILS,
     values: [accountId, keys, removedByKeyId, keys.map(() => newId())],
   });

@@ -71,11 +71,13 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+const parseOptions: z.core.ParseContext<z.core.$ZodIssue> = {
+  error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined),
+};
+
 /** The validated event, or an InvalidEventError that names every field that is wrong. */
 export function parseSuppressionEvent(data: unknown): SuppressionEvent {
-  const result = suppressionEventSchema.safeParse(data, {
-    error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined),
-  });
+  const result = suppressionEventSchema.safeParse(data, parseOptions);
   if (!result.success) throw new InvalidEventError(`invalid event: ${describeIssues(result.error)}`);
   return result.data;
 }

@@ -2,8 +2,8 @@
 -- Append-only record of every event processed and every removal made through the API: the audit
 -- trail, and (through the unique key) the guard that applies an event once however often it arrives.
 CREATE TABLE suppression_events (
-  id uuid PRIMARY KEY,
-  account_id uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+  account_id uuid NOT NULL,
+  -- The upstream's id for a bounce or complaint; for a removal, an id of our own.
   event_id text NOT NULL CHECK (char_length(event_id) BETWEEN 1 AND 255),
   type text NOT NULL CHECK (type IN ('bounce', 'complaint', 'removal')),
   email text NOT NULL,
@@ -19,10 +19,8 @@ CREATE TABLE suppression_events (
   outcome text NOT NULL CHECK (outcome IN ('suppressed', 'already_suppressed', 'not_suppressed', 'removed')),
   occurred_at timestamptz,
   received_at timestamptz NOT NULL DEFAULT now(),
-  CONSTRAINT suppression_events_account_event_key UNIQUE (account_id, event_id)
+  CONSTRAINT suppression_events_pkey PRIMARY KEY (account_id, event_id)
 );
-
-CREATE INDEX suppression_events_account_email_idx ON suppression_events (account_id, email);
 
 -- Down Migration
 DROP TABLE suppression_events;
