@@ -3,7 +3,7 @@
  * BullMQ's own throughput with an empty processor, measured in one run on this machine, so the
  * ratio says how much of the queue's capacity the service keeps.
  *
- *   npm run bench:ingest -- [--events N] [--concurrency N] [--batch-size N] [--batch-delay-ms N]
+ *   npm run bench:ingest -- [--events N] [--concurrency N] [--batch-size N] [--batch-delay-ms N] [--batches-in-flight N]
  *                           [--pool-size N] [--timeout-s N]
  *
  * Each option may also come from the environment (BENCH_EVENTS, BENCH_CONCURRENCY, BENCH_BATCH_SIZE,
@@ -46,6 +46,7 @@ interface Settings {
   /** Undefined: the event worker's own default. */
   batchSize: number | undefined;
   batchDelayMs: number | undefined;
+  batchesInFlight: number | undefined;
   poolSize: number;
   timeoutS: number;
 }
@@ -61,6 +62,7 @@ function readSettings(config: Config): Settings {
     concurrency: { flag: 'concurrency', env: 'BENCH_CONCURRENCY', min: 1 },
     batchSize: { flag: 'batch-size', env: 'BENCH_BATCH_SIZE', min: 1 },
     batchDelayMs: { flag: 'batch-delay-ms', env: 'BENCH_BATCH_DELAY_MS', min: 0 },
+    batchesInFlight: { flag: 'batches-in-flight', env: 'BENCH_BATCHES_IN_FLIGHT', min: 1 },
     poolSize: { flag: 'pool-size', env: 'BENCH_POOL_SIZE', min: 1 },
     timeoutS: { flag: 'timeout-s', env: 'BENCH_TIMEOUT_S', min: 1 },
   });
@@ -70,6 +72,7 @@ function readSettings(config: Config): Settings {
     concurrency: options.concurrency ?? config.WORKER_CONCURRENCY,
     batchSize: options.batchSize,
     batchDelayMs: options.batchDelayMs,
+    batchesInFlight: options.batchesInFlight,
     poolSize: options.poolSize ?? config.DATABASE_POOL_SIZE,
     timeoutS: options.timeoutS ?? 300,
   };
@@ -174,6 +177,7 @@ async function measureService(
         concurrency: settings.concurrency,
         batchSize: settings.batchSize,
         batchDelayMs: settings.batchDelayMs,
+        batchesInFlight: settings.batchesInFlight,
       });
       return eventWorker.worker;
     },
@@ -211,7 +215,9 @@ async function run(config: Config, settings: Settings, logger: Logger, deadline:
   const expected = expectedOutcome(events);
 
   const delay = settings.batchDelayMs === undefined ? 'worker default' : `${settings.batchDelayMs} ms`;
-  const batch = `batch size ${settings.batchSize ?? 'worker default'}, batch delay ${delay}`;
+  const batch =
+    `batch size ${settings.batchSize ?? 'worker default'}, batch delay ${delay}, ` +
+    `batches in flight ${settings.batchesInFlight ?? 'worker default'}`;
   console.log(
     `bench:ingest: ${settings.events} events over ${ACCOUNTS} accounts (${expected.suppressing} suppressing, ` +
       `${expected.suppressions} distinct pairs); concurrency ${settings.concurrency}, ${batch}, pool ${settings.poolSize}; ` +
@@ -237,7 +243,7 @@ async function run(config: Config, settings: Settings, logger: Logger, deadline:
     finishedAt: new Date().toISOString(),
     // Other work on the machine skews both figures; the load average at the end tells a reader how quiet it was.
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version, loadAverage1m: os.loadavg()[0] ?? null },
-    settings: { ...settings, accounts: ACCOUNTS, batchSize: settings.batchSize ?? null, batchDelayMs: settings.batchDelayMs ?? null },
+    settings: { ...settings, accounts: ACCOUNTS, batchSize: settings.batchSize ?? null, batchDelayMs: settings.batchDelayMs ?? null, batchesInFlight: settings.batchesInFlight ?? null },
     expected,
     baseline: { enqueueMs: baseline.enqueueMs, ...baseline.run },
     service: { enqueueMs: service.enqueueMs, ...service.run },

@@ -15,6 +15,8 @@ export interface EventWorkerOptions {
   /** Rows per multi-row statement, and how long the first job of a batch waits for company. */
   batchSize?: number;
   batchDelayMs?: number;
+  /** Batches written at once. */
+  batchesInFlight?: number;
 }
 
 export interface EventWorker {
@@ -27,6 +29,7 @@ export function startEventWorker(options: EventWorkerOptions): EventWorker {
   const processor = createEventProcessor(options.db, {
     maxBatch: options.batchSize ?? 500,
     maxDelayMs: options.batchDelayMs ?? 5,
+    maxInFlight: options.batchesInFlight ?? 2,
   });
   const worker = new Worker<unknown, EventJobResult>(EVENTS_QUEUE, (job) => processor.process(job), {
     connection: options.connection,

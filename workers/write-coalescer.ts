@@ -9,6 +9,12 @@ export interface CoalescerOptions {
   maxBatch: number;
   /** Flush at the latest this long after the first item of a batch arrived. */
   maxDelayMs: number;
+  /**
+   * Writes under way at once. While they are all busy, items gather and go out together as soon
+   * as one finishes: under load batches grow by themselves, and when idle an item waits no more
+   * than `maxDelayMs`.
+   */
+  maxInFlight: number;
 }
 
 /**
@@ -30,7 +36,7 @@ export class WriteCoalescer<I, O> {
     return new Promise<O>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
       if (this.pending.length >= this.options.maxBatch) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.options.maxDelayMs);
+      else if (this.inFlight.size < this.options.maxInFlight) this.timer ??= setTimeout(() => this.flush(), this.options.maxDelayMs);
     });
   }
 
@@ -46,7 +52,11 @@ export class WriteCoalescer<I, O> {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    const done = this.run(batch).finally(() => this.inFlight.delete(done));
+    const done = this.run(batch).finally(() => {
+      this.inFlight.delete(done);
+      // What gathered while every slot was busy has waited long enough.
+      if (this.pending.length > 0 && this.timer === undefined) this.flush();
+    });
     this.inFlight.add(done);
   }
 

@@ -54,18 +54,24 @@ WITH input AS (
                                   bounce_status, bounce_diagnostic, complaint_feedback_type, suppression_id, outcome, occurred_at)
   SELECT f.account_id, f.event_id, f.type, f.email, f.source_id, f.bounce_type, f.bounce_sub_type,
          f.bounce_status, f.bounce_diagnostic, f.feedback_type,
-         CASE WHEN f.origin IS NOT NULL THEN COALESCE(added.id, existing.id) END,
+         CASE
+           WHEN f.origin IS NULL THEN NULL
+           WHEN f.suppression_id IN (SELECT id FROM added) THEN f.suppression_id
+           -- Looked up only for the few events whose address was already on the list: entered
+           -- by an earlier event of this batch, or there before this statement.
+           ELSE COALESCE(
+             (SELECT added.id FROM added WHERE added.account_id = f.account_id AND added.email = f.email),
+             (SELECT existing.id FROM suppressions existing WHERE existing.account_id = f.account_id AND existing.email = f.email)
+           )
+         END,
          CASE
            WHEN f.origin IS NULL THEN 'not_suppressed'
-           WHEN added.id = f.suppression_id THEN 'suppressed'
+           -- A hashed lookup: joining the two CTEs would be planned as a nested loop over both.
+           WHEN f.suppression_id IN (SELECT id FROM added) THEN 'suppressed'
            ELSE 'already_suppressed'
          END,
          f.occurred_at
   FROM fresh f
-  -- The entry for this address made by this statement (by this event or an earlier one in the
-  -- batch), else the one that was there before it.
-  LEFT JOIN added ON added.account_id = f.account_id AND added.email = f.email
-  LEFT JOIN suppressions existing ON existing.account_id = f.account_id AND existing.email = f.email
   ORDER BY f.account_id, f.event_id
   ON CONFLICT (account_id, event_id) DO NOTHING
   RETURNING account_id, event_id, outcome, suppression_id

@@ -14,7 +14,7 @@ function recordingWriter() {
 describe('write coalescing', () => {
   it('when items arrive together, then they share one write and each caller gets its own result', async () => {
     const { batches, write } = recordingWriter();
-    const coalescer = new WriteCoalescer(write, { maxBatch: 100, maxDelayMs: 5 });
+    const coalescer = new WriteCoalescer(write, { maxBatch: 100, maxDelayMs: 5, maxInFlight: 4 });
     const results = await Promise.all([1, 2, 3].map((item) => coalescer.submit(item)));
     expect(results).toEqual([10, 20, 30]);
     expect(batches).toEqual([[1, 2, 3]]);
@@ -22,7 +22,7 @@ describe('write coalescing', () => {
 
   it('when a batch fills, then it is written at once without waiting for the delay', async () => {
     const { batches, write } = recordingWriter();
-    const coalescer = new WriteCoalescer(write, { maxBatch: 2, maxDelayMs: 60_000 });
+    const coalescer = new WriteCoalescer(write, { maxBatch: 2, maxDelayMs: 60_000, maxInFlight: 4 });
     const results = await Promise.all([1, 2, 3, 4].map((item) => coalescer.submit(item)));
     expect(results).toEqual([10, 20, 30, 40]);
     expect(batches).toEqual([
@@ -35,7 +35,7 @@ describe('write coalescing', () => {
     let fail = true;
     const coalescer = new WriteCoalescer<number, number>(
       (items) => (fail ? Promise.reject(new Error('database away')) : Promise.resolve(items)),
-      { maxBatch: 10, maxDelayMs: 1 },
+      { maxBatch: 10, maxDelayMs: 1, maxInFlight: 4 },
     );
     const failed = await Promise.allSettled([coalescer.submit(1), coalescer.submit(2)]);
     expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
@@ -45,7 +45,7 @@ describe('write coalescing', () => {
 
   it('when drained, then waiting items are written and writes under way finish first', async () => {
     const { batches, write } = recordingWriter();
-    const coalescer = new WriteCoalescer(write, { maxBatch: 100, maxDelayMs: 60_000 });
+    const coalescer = new WriteCoalescer(write, { maxBatch: 100, maxDelayMs: 60_000, maxInFlight: 4 });
     const pending = coalescer.submit(7);
     await coalescer.drain();
     expect(batches).toEqual([[7]]);
