@@ -34,35 +34,43 @@ function toJob(event: SuppressionEvent) {
 export function createEventProducer(options: EventProducerOptions): EventProducer {
   const ownsConnection = typeof options.connection === 'string';
   const connection = typeof options.connection === 'string' ? createRedis(options.connection, 'producer') : options.connection;
-  const queue = new Queue(EVENTS_QUEUE, {
-    connection,
-    prefix: options.prefix ?? 'bull',
-    defaultJobOptions: DEFAULT_JOB_OPTIONS,
-  });
-  // Without a listener an 'error' event would crash the producer's host process.
-  queue.on('error', options.onError ?? (() => undefined));
+  // ioredis reports each failed reconnection as an 'error' event; the calls report what matters.
+  if (ownsConnection) connection.on('error', options.onError ?? (() => undefined));
   const chunkSize = options.chunkSize ?? 1000;
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  let queue: Queue | undefined;
 
-  // ioredis reconnects forever, and BullMQ waits for the first connection without a bound; so a
-  // producer started while Redis is away would hang its callers instead of telling them.
-  async function ready(): Promise<void> {
+  /**
+   * The queue, once Redis has answered. ioredis reconnects forever and BullMQ waits for a first
+   * connection without a bound, so a producer started while Redis is away would hang its callers;
+   * a ping with a deadline tells them instead, and no queue is made until Redis is there.
+   */
+  async function openQueue(): Promise<Queue> {
+    if (queue) return queue;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${connectTimeoutMs} ms`)), connectTimeoutMs);
     });
     try {
-      await Promise.race([queue.waitUntilReady(), timeout]);
+      await Promise.race([connection.ping(), deadline]);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`Redis did not answer: ${reason}`, { cause: error });
     } finally {
       clearTimeout(timer);
     }
+    if (!queue) {
+      queue = new Queue(EVENTS_QUEUE, { connection, prefix: options.prefix ?? 'bull', defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      // Without a listener an 'error' event would crash the producer's host process.
+      queue.on('error', options.onError ?? (() => undefined));
+    }
+    return queue;
   }
 
   return {
     async publish(event) {
       const job = toJob(parseSuppressionEvent(event));
-      await ready();
-      await queue.add(job.name, job.data, job.opts);
+      await (await openQueue()).add(job.name, job.data, job.opts);
       return job.opts.jobId;
     },
     async publishMany(events) {
@@ -73,15 +81,15 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
           throw error instanceof InvalidEventError ? new InvalidEventError(`event ${index}: ${error.message}`) : error;
         }
       });
-      await ready();
+      const target = await openQueue();
       for (let start = 0; start < jobs.length; start += chunkSize) {
-        await queue.addBulk(jobs.slice(start, start + chunkSize));
+        await target.addBulk(jobs.slice(start, start + chunkSize));
       }
       return jobs.map((job) => job.opts.jobId);
     },
     async close() {
-      await queue.close();
-      if (ownsConnection) await connection.quit();
+      await queue?.close();
+      if (ownsConnection) connection.disconnect();
     },
   };
 }
