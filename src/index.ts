@@ -16,3 +16,15 @@ export {
 } from './events/event-schema.js';
 export { eventJobId } from './events/job-id.js';
 export { EVENTS_QUEUE, DEFAULT_JOB_OPTIONS } from './queues.js';
+export { createBatchProducer, type BatchProducer } from './batches/batch-producer.js';
+export {
+  addBatchSchema,
+  removeBatchSchema,
+  InvalidBatchError,
+  type AddBatchInput,
+  type RemoveBatchInput,
+  type BatchResult,
+  type InvalidEntry,
+} from './batches/batch-schema.js';
+export { BATCHES_QUEUE, MAX_BATCH_JOB_ENTRIES } from './queues.js';
+export type { ProducerConnectionOptions } from './producer-queue.js';

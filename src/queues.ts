@@ -18,3 +18,7 @@ export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = {
   removeOnComplete: KEEP_COMPLETED,
   removeOnFail: KEEP_FAILED,
 };
+
+export const BATCHES_QUEUE = 'suppression-batches';
+/** Addresses or ids in one batch job. */
+export const MAX_BATCH_JOB_ENTRIES = 10_000;

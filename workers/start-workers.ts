@@ -1,5 +1,6 @@
 import { createRedis } from '../src/redis.js';
 import type { Runtime } from '../src/runtime.js';
+import { startBatchWorker } from './batch-worker.js';
 import { startEventWorker } from './event-worker.js';
 
 export interface RunningWorkers {
@@ -16,11 +17,12 @@ export async function startWorkers({ config, logger, db }: Runtime): Promise<Run
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
   });
-  await events.worker.waitUntilReady();
-  logger.info({ concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'event worker running');
+  const batches = startBatchWorker({ db, logger, connection, prefix: config.QUEUE_PREFIX });
+  await Promise.all([events.worker.waitUntilReady(), batches.worker.waitUntilReady()]);
+  logger.info({ concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'event and batch workers running');
   return {
     async close() {
-      await events.close();
+      await Promise.all([events.close(), batches.close()]);
       await connection.quit();
     },
   };

@@ -37,3 +37,12 @@ export async function findAccount(db: Queryable, idOrName: string): Promise<Acco
   });
   return rows[0] ? fromRow(rows[0]) : null;
 }
+
+export async function accountExists(db: Queryable, id: string): Promise<boolean> {
+  const { rows } = await db.query<{ exists: boolean }>({
+    name: 'account-exists',
+    text: 'SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $1) AS exists',
+    values: [id],
+  });
+  return rows[0]?.exists === true;
+}

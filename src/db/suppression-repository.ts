@@ -105,12 +105,16 @@ WITH input AS (
   INSERT INTO suppressions (id, account_id, email, origin, source_id)
   SELECT id, $1, email, origin, source_id FROM input ORDER BY email
   ON CONFLICT (account_id, email) DO NOTHING
-  RETURNING id, email
+  RETURNING id
 )
-SELECT input.email, COALESCE(inserted.id, existing.id) AS id, inserted.id IS NOT NULL AS created
+-- "IN (SELECT ...)" is a hashed lookup; a join of the two CTEs would be planned as a nested loop.
+SELECT input.email,
+       CASE
+         WHEN input.id IN (SELECT id FROM inserted) THEN input.id
+         ELSE (SELECT existing.id FROM suppressions existing WHERE existing.account_id = $1 AND existing.email = input.email)
+       END AS id,
+       input.id IN (SELECT id FROM inserted) AS created
 FROM input
-LEFT JOIN inserted ON inserted.email = input.email
-LEFT JOIN suppressions existing ON existing.account_id = $1 AND existing.email = input.email
 ORDER BY input.ord`;
 
 /**

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { UUID_PATTERN } from '../domain/ids.js';
+import { ORIGINS } from '../domain/suppression.js';
+import { MAX_BATCH_JOB_ENTRIES } from '../queues.js';
+
+const uuid = z
+  .string()
+  .regex(UUID_PATTERN, { error: 'must be a UUID' })
+  .transform((value) => value.toLowerCase());
+
+// Entries are checked one by one by the worker, which reports each bad one instead of refusing the job.
+const entries = z
+  .array(z.string({ error: 'must be strings' }), { error: 'must be an array of strings' })
+  .min(1, { error: 'must not be empty' })
+  .max(MAX_BATCH_JOB_ENTRIES, { error: `must have at most ${MAX_BATCH_JOB_ENTRIES} entries` });
+
+/** Job `add`: put addresses on an account's list. */
+export const addBatchSchema = z
+  .object(
+    {
+      account_id: uuid,
+      emails: entries,
+      origin: z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}` }).default('manual'),
+      // The email that caused it; null for entries imported from another provider.
+      source_id: uuid.nullable().default(null),
+    },
+    { error: 'the job data must be a JSON object' },
+  )
+  .refine((job) => job.origin !== 'manual' || job.source_id === null, {
+    error: 'must be null when origin is manual',
+    path: ['source_id'],
+  });
+
+/** Job `remove`: take addresses, or entries by id, off an account's list. */
+export const removeBatchSchema = z
+  .object({ account_id: uuid, emails: entries.optional(), ids: entries.optional() }, { error: 'the job data must be a JSON object' })
+  .refine((job) => (job.emails === undefined) !== (job.ids === undefined), { error: 'give either emails or ids' });
+
+export type AddBatchInput = z.input<typeof addBatchSchema>;
+export type AddBatch = z.output<typeof addBatchSchema>;
+export type RemoveBatchInput = z.input<typeof removeBatchSchema>;
+export type RemoveBatch = z.output<typeof removeBatchSchema>;
+
+export class InvalidBatchError extends Error {
+  override name = 'InvalidBatchError';
+}
+
+function parse<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')} ${issue.message}` : issue.message));
+  throw new InvalidBatchError(`invalid batch: ${problems.join('; ')}`);
+}
+
+export const parseAddBatch = (data: unknown): AddBatch => parse(addBatchSchema, data);
+export const parseRemoveBatch = (data: unknown): RemoveBatch => parse(removeBatchSchema, data);
+
+export interface InvalidEntry {
+  /** Position in the job's entries, from 0. */
+  index: number;
+  value: string;
+  reason: string;
+}
+
+/** What a batch job returns. */
+export interface BatchResult {
+  /** Entries in the job. */
+  total: number;
+  added: number;
+  already_present: number;
+  removed: number;
+  not_found: number;
+  /** The same address (or id) more than once in the job: counted once. */
+  duplicates: number;
+  invalid: number;
+  /** The first invalid entries with their reasons (at most 100). */
+  invalid_entries: InvalidEntry[];
+}

@@ -1,0 +1,109 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import { accountExists } from '../src/db/account-repository.js';
+import type { Database } from '../src/db/database.js';
+import { addSuppressions, removeSuppressions } from '../src/db/suppression-repository.js';
+import { InvalidBatchError, parseAddBatch, parseRemoveBatch, type BatchResult, type InvalidEntry } from '../src/batches/batch-schema.js';
+import { partitionEmails } from '../src/domain/email-batch.js';
+import { isUuid, newId } from '../src/domain/ids.js';
+
+/** Rows per statement: large enough to amortise a round trip, small enough to keep locks short. */
+const ROWS_PER_STATEMENT = 2000;
+const MAX_REPORTED_INVALID = 100;
+
+function emptyResult(total: number): BatchResult {
+  return { total, added: 0, already_present: 0, removed: 0, not_found: 0, duplicates: 0, invalid: 0, invalid_entries: [] };
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
+}
+
+function noteInvalid(result: BatchResult, invalid: InvalidEntry[]): void {
+  result.invalid = invalid.length;
+  result.invalid_entries = invalid.slice(0, MAX_REPORTED_INVALID);
+}
+
+/** Ids as UUIDs, lower-cased and each once; anything else reported as invalid. */
+function partitionIds(raw: readonly string[]): { valid: string[]; invalid: InvalidEntry[] } {
+  const seen = new Set<string>();
+  const valid: string[] = [];
+  const invalid: InvalidEntry[] = [];
+  raw.forEach((value, index) => {
+    const id = value.trim().toLowerCase();
+    if (!isUuid(id)) invalid.push({ index, value, reason: 'is not a suppression id (a UUID)' });
+    else if (!seen.has(id)) {
+      seen.add(id);
+      valid.push(id);
+    }
+  });
+  return { valid, invalid };
+}
+
+async function requireAccount(db: Database, accountId: string): Promise<void> {
+  if (!(await accountExists(db, accountId))) throw new UnrecoverableError(`invalid batch: account ${accountId} does not exist`);
+}
+
+function parseOrFail<T>(parse: (data: unknown) => T, data: unknown): T {
+  try {
+    return parse(data);
+  } catch (error) {
+    if (error instanceof InvalidBatchError) throw new UnrecoverableError(error.message);
+    throw error;
+  }
+}
+
+async function processAdd(db: Database, job: Job): Promise<BatchResult> {
+  const batch = parseOrFail(parseAddBatch, job.data);
+  await requireAccount(db, batch.account_id);
+  const result = emptyResult(batch.emails.length);
+  const { valid, invalid } = partitionEmails(batch.emails);
+  noteInvalid(result, invalid);
+  result.duplicates = batch.emails.length - invalid.length - valid.length;
+  let processed = result.invalid + result.duplicates;
+  for (const chunk of chunks(valid, ROWS_PER_STATEMENT)) {
+    const added = await addSuppressions(
+      db,
+      batch.account_id,
+      chunk.map((email) => ({ id: newId(), email, origin: batch.origin, sourceId: batch.source_id })),
+    );
+    const created = added.filter((entry) => entry.created).length;
+    result.added += created;
+    result.already_present += added.length - created;
+    processed += chunk.length;
+    await job.updateProgress({ processed, total: result.total });
+  }
+  return result;
+}
+
+async function processRemove(db: Database, job: Job): Promise<BatchResult> {
+  const batch = parseOrFail(parseRemoveBatch, job.data);
+  await requireAccount(db, batch.account_id);
+  const raw = batch.ids ?? batch.emails ?? [];
+  const result = emptyResult(raw.length);
+  const { valid, invalid } = batch.ids ? partitionIds(raw) : partitionEmails(raw);
+  noteInvalid(result, invalid);
+  result.duplicates = raw.length - invalid.length - valid.length;
+  let processed = result.invalid + result.duplicates;
+  for (const chunk of chunks(valid, ROWS_PER_STATEMENT)) {
+    const removed = await removeSuppressions(db, batch.account_id, batch.ids ? { ids: chunk } : { emails: chunk }, null);
+    result.removed += removed.length;
+    result.not_found += chunk.length - removed.length;
+    processed += chunk.length;
+    await job.updateProgress({ processed, total: result.total });
+  }
+  return result;
+}
+
+/**
+ * Runs one `suppression-batches` job: `add` or `remove`, in multi-row statements, reporting
+ * progress after each. Bad entries are counted and reported, not fatal; a bad job or an unknown
+ * account fails at once. A retried job redoes only what is still to do: adding is idempotent, and
+ * what an earlier attempt removed now counts as not found.
+ */
+export function processBatch(db: Database, job: Job): Promise<BatchResult> {
+  if (job.name === 'add') return processAdd(db, job);
+  if (job.name === 'remove') return processRemove(db, job);
+  return Promise.reject(new UnrecoverableError(`invalid batch: unknown job name "${job.name}" (expected add or remove)`));
+}

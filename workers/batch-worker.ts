@@ -1,0 +1,41 @@
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { BatchResult } from '../src/batches/batch-schema.js';
+import type { Database } from '../src/db/database.js';
+import type { Logger } from '../src/logger.js';
+import { BATCHES_QUEUE, KEEP_FAILED } from '../src/queues.js';
+import { processBatch } from './batch-processor.js';
+
+export interface BatchWorkerOptions {
+  db: Database;
+  logger: Logger;
+  /** A connection with `maxRetriesPerRequest: null`; BullMQ duplicates it for blocking reads. */
+  connection: Redis;
+  prefix: string;
+  /** Batch jobs at once: each keeps one database connection busy. */
+  concurrency?: number;
+}
+
+export interface BatchWorker {
+  worker: Worker;
+  /** Stops taking jobs and lets active ones finish. */
+  close(): Promise<void>;
+}
+
+// Results are kept a day, so an import that waits (or looks later) can read every job's counts.
+const KEEP_BATCH_RESULTS = { age: 24 * 60 * 60 };
+
+export function startBatchWorker(options: BatchWorkerOptions): BatchWorker {
+  const worker = new Worker<unknown, BatchResult>(BATCHES_QUEUE, (job) => processBatch(options.db, job), {
+    connection: options.connection,
+    prefix: options.prefix,
+    concurrency: options.concurrency ?? 2,
+    removeOnComplete: KEEP_BATCH_RESULTS,
+    removeOnFail: KEEP_FAILED,
+  });
+  worker.on('failed', (job, error) => {
+    if (job) options.logger.warn({ jobId: job.id, attempt: job.attemptsMade, reason: error.message }, 'batch job failed');
+  });
+  worker.on('error', (error) => options.logger.error({ err: error }, 'batch worker error'));
+  return { worker, close: () => worker.close() };
+}
