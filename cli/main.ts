@@ -2,6 +2,8 @@
 import { Command } from 'commander';
 import { runMain } from '../src/runtime.js';
 import { eventsCommand } from './commands/events.js';
+import { importCommand, removeCommand } from './commands/import.js';
+import { exportCommand } from './commands/export.js';
 import { keysCommand } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
 import { startCommand } from './commands/start.js';
@@ -11,7 +13,10 @@ const program = new Command('suppression-list')
   .addCommand(startCommand())
   .addCommand(migrateCommand())
   .addCommand(keysCommand())
-  .addCommand(eventsCommand());
+  .addCommand(eventsCommand())
+  .addCommand(importCommand())
+  .addCommand(removeCommand())
+  .addCommand(exportCommand());
 
 runMain(async () => {
   await program.parseAsync(process.argv);

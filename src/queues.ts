@@ -20,5 +20,7 @@ export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = {
 };
 
 export const BATCHES_QUEUE = 'suppression-batches';
+/** Batch results are kept a day, so an import that waits (or looks later) can read every job's counts. */
+export const KEEP_BATCH_RESULTS = { age: DAY_SECONDS };
 /** Addresses or ids in one batch job. */
 export const MAX_BATCH_JOB_ENTRIES = 10_000;

@@ -9,13 +9,20 @@ export interface Runtime {
   db: Database;
 }
 
-/** Config, logger and a migrated database: what every long-running process starts from. */
-export async function openRuntime(applicationName: string): Promise<Runtime> {
+export interface RuntimeOptions {
+  /** Where logs go: stdout for services, stderr for commands whose stdout is their output. */
+  logTo?: 'stdout' | 'stderr';
+  poolSize?: number;
+}
+
+/** Config, logger and a migrated database: what every process that touches the database starts from. */
+export async function openRuntime(applicationName: string, options: RuntimeOptions = {}): Promise<Runtime> {
   const config = loadConfig();
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.LOG_LEVEL, options.logTo);
   const applied = await migrate(config.DATABASE_URL, logger);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
-  const db = createDatabase({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, logger, applicationName });
+  const poolSize = options.poolSize ?? config.DATABASE_POOL_SIZE;
+  const db = createDatabase({ url: config.DATABASE_URL, poolSize, logger, applicationName });
   return { config, logger, db };
 }
 

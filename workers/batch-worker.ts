@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { BatchResult } from '../src/batches/batch-schema.js';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
-import { BATCHES_QUEUE, KEEP_FAILED } from '../src/queues.js';
+import { BATCHES_QUEUE, KEEP_BATCH_RESULTS, KEEP_FAILED } from '../src/queues.js';
 import { processBatch } from './batch-processor.js';
 
 export interface BatchWorkerOptions {
@@ -21,9 +21,6 @@ export interface BatchWorker {
   /** Stops taking jobs and lets active ones finish. */
   close(): Promise<void>;
 }
-
-// Results are kept a day, so an import that waits (or looks later) can read every job's counts.
-const KEEP_BATCH_RESULTS = { age: 24 * 60 * 60 };
 
 export function startBatchWorker(options: BatchWorkerOptions): BatchWorker {
   const worker = new Worker<unknown, BatchResult>(BATCHES_QUEUE, (job) => processBatch(options.db, job), {

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/logger.js';
 export function migrateCommand(): Command {
   return new Command('migrate').description('apply pending database migrations').action(async () => {
     const config = loadConfig();
-    const applied = await migrate(config.DATABASE_URL, createLogger(config.LOG_LEVEL));
+    const applied = await migrate(config.DATABASE_URL, createLogger(config.LOG_LEVEL, 'stderr'));
     process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'The database is up to date.\n');
   });
 }

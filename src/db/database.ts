@@ -60,6 +60,12 @@ export function createDatabase(options: DatabaseOptions): Database {
         throw translate(error);
       }
       let broken: unknown;
+      // A connection lost while checked out is emitted here as well as failing the query; an
+      // 'error' event without a listener would crash the process.
+      const onError = (error: Error): void => {
+        broken = error;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await work(client);
@@ -70,6 +76,7 @@ export function createDatabase(options: DatabaseOptions): Database {
         await client.query('ROLLBACK').catch(() => undefined);
         throw translate(error);
       } finally {
+        client.off('error', onError);
         // A client whose connection failed must not go back into the pool.
         client.release(broken !== undefined && isDatabaseUnavailable(broken));
       }

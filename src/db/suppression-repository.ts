@@ -2,7 +2,7 @@ import type { Origin, Suppression } from '../domain/suppression.js';
 import { newId } from '../domain/ids.js';
 import type { Queryable } from './database.js';
 
-interface SuppressionRow {
+export interface SuppressionRow {
   id: string;
   account_id: string;
   email: string;
@@ -11,9 +11,9 @@ interface SuppressionRow {
   created_at: Date;
 }
 
-const COLUMNS = 'id, account_id, email, origin, source_id, created_at';
+export const COLUMNS = 'id, account_id, email, origin, source_id, created_at';
 
-function fromRow(row: SuppressionRow): Suppression {
+export function fromRow(row: SuppressionRow): Suppression {
   return {
     id: row.id,
     accountId: row.account_id,

@@ -1,0 +1,60 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { CsvHeader } from './csv-header.js';
+import type { ListEntry, ReadSummary } from './list-entry.js';
+import type { ListFormat } from './list-format.js';
+import { readCsvAddresses } from './read-csv.js';
+
+export interface ReadAddressesOptions {
+  format: ListFormat;
+  /** Take the `id` field of NDJSON objects too (removal by id); otherwise only `email`. */
+  ids?: boolean;
+  /** Told when the first CSV record is taken as a header. */
+  onHeader?: (header: CsvHeader) => void;
+}
+
+function ndjsonEntry(text: string, line: number, ids: boolean): ListEntry {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { line, problem: `malformed JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (typeof data === 'string') return { line, value: data };
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
+    const fields = data as Record<string, unknown>;
+    // An id names one entry exactly, so it wins over an email beside it.
+    if (ids && typeof fields['id'] === 'string') return { line, value: fields['id'], field: 'id' };
+    if (typeof fields['email'] === 'string') return { line, value: fields['email'] };
+  }
+  return { line, problem: `expected a JSON string or an object with an "email"${ids ? ' or "id"' : ''} string` };
+}
+
+/** NDJSON or plain text, a line at a time. */
+async function* readLines(input: Readable, format: 'ndjson' | 'txt', ids: boolean): AsyncGenerator<ListEntry, ReadSummary, undefined> {
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let line = 0;
+  try {
+    for await (const raw of lines) {
+      line += 1;
+      // A byte-order mark some editors put at the start of a file is not part of the first line.
+      const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+      if (text.trim() === '') continue;
+      yield format === 'txt' ? { line, value: text } : ndjsonEntry(text, line, ids);
+    }
+  } finally {
+    lines.close();
+  }
+  return { lines: line };
+}
+
+/**
+ * Streams the addresses of a list, in constant memory whatever its size, each with the line it
+ * is on (from 1); blank lines are skipped. CSV: the address column of a header, else the first
+ * column. NDJSON: a JSON string, or an object's `email` (or, with `ids`, `id`) field. Text: one
+ * address per line. Values are as read: normalising and validating them is the caller's work.
+ */
+export function readAddresses(input: Readable, options: ReadAddressesOptions): AsyncGenerator<ListEntry, ReadSummary, undefined> {
+  if (options.format === 'csv') return readCsvAddresses(input, options.onHeader);
+  return readLines(input, options.format, options.ids ?? false);
+}
