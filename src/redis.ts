@@ -14,3 +14,21 @@ export type RedisRole = 'worker' | 'producer' | 'request';
 export function createRedis(url: string, role: RedisRole): Redis {
   return new Redis(url, OPTIONS[role]);
 }
+
+/**
+ * A producer-style connection that has answered a PING: commands check Redis before doing
+ * anything, since BullMQ would wait for it however long it takes.
+ */
+export async function connectRedis(url: string): Promise<Redis> {
+  const connection = createRedis(url, 'producer');
+  // The failure is reported once, below; ioredis would otherwise report every reconnection.
+  connection.on('error', () => undefined);
+  try {
+    await connection.ping();
+  } catch (error) {
+    connection.disconnect();
+    const { host } = new URL(url);
+    throw new Error(`Redis at ${host} does not answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return connection;
+}

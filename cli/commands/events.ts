@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createEventProducer } from '../../src/events/event-producer.js';
 import { EVENTS_QUEUE } from '../../src/queues.js';
-import { createRedis } from '../../src/redis.js';
+import { connectRedis } from '../../src/redis.js';
 import { formatFailedEventsJson, formatFailedEventsTable, listFailedEvents } from '../events/failed-events.js';
 import { describeInvalidLine, describePublishSummary, publishEvents } from '../events/publish-events.js';
 import { retryAllFailedEvents, retryFailedEvents, type RetryResult } from '../events/retry-events.js';
@@ -21,16 +21,8 @@ function wholeNumber(value: string): number {
  * outage), checked first: BullMQ itself waits for Redis to come up however long that takes.
  */
 async function withRedis(config: Config, work: (connection: Redis) => Promise<void>): Promise<void> {
-  const connection = createRedis(config.REDIS_URL, 'producer');
-  // The failure is reported once, below; ioredis would otherwise print every reconnection error.
-  connection.on('error', () => undefined);
+  const connection = await connectRedis(config.REDIS_URL);
   try {
-    try {
-      await connection.ping();
-    } catch (error) {
-      const { host } = new URL(config.REDIS_URL);
-      throw new Error(`Redis at ${host} does not answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
     await work(connection);
   } finally {
     connection.disconnect();

@@ -10,21 +10,17 @@ export interface FailedJob {
   reason: string;
 }
 
-/** The counts of the finished jobs, added up. */
-export interface BatchTotals {
+const COUNTS = ['added', 'already_present', 'removed', 'not_found', 'duplicates', 'invalid'] as const;
+
+/**
+ * The counts of the finished jobs, added up. `invalid` counts entries the workers refused (the
+ * command checks them first, so it stays 0).
+ */
+export type BatchTotals = Pick<BatchResult, (typeof COUNTS)[number]> & {
   /** Jobs finished, failed ones included. */
   jobs: number;
-  added: number;
-  already_present: number;
-  removed: number;
-  not_found: number;
-  duplicates: number;
-  /** Entries the workers refused (the command checks them first, so this stays 0). */
-  invalid: number;
   failed: FailedJob[];
-}
-
-const COUNTS = ['added', 'already_present', 'removed', 'not_found', 'duplicates', 'invalid'] as const;
+};
 
 export interface BatchWaiterOptions {
   /** For the waiter's own connection, which blocks while it listens. */

@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { Redis } from 'ioredis';
 import { createBatchProducer } from '../../src/batches/batch-producer.js';
 import type { Account } from '../../src/db/account-repository.js';
 import type { Origin } from '../../src/domain/suppression.js';
-import { createRedis } from '../../src/redis.js';
+import { connectRedis } from '../../src/redis.js';
 import { openBatchWaiter, type BatchTotals, type BatchWaiter } from './batch-waiter.js';
 import { createListProgress, type ListCounts } from './list-progress.js';
 import type { ListFormat } from './list-format.js';
@@ -42,21 +41,6 @@ export interface ListRunReport {
   summary: QueueSummary;
   totals: BatchTotals | null;
   exitCode: 0 | 1;
-}
-
-/** A producer-style connection, checked first: BullMQ would wait for Redis however long it takes. */
-async function connectRedis(url: string): Promise<Redis> {
-  const connection = createRedis(url, 'producer');
-  // The failure is reported once, below; ioredis would otherwise report every reconnection.
-  connection.on('error', () => undefined);
-  try {
-    await connection.ping();
-  } catch (error) {
-    connection.disconnect();
-    const { host } = new URL(url);
-    throw new Error(`Redis at ${host} does not answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-  return connection;
 }
 
 /**
