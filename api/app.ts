@@ -1,8 +1,19 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
+import type { Queue } from 'bullmq';
+import helmet from 'helmet';
+import type { Redis } from 'ioredis';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
+import { createMetrics, type Metrics } from '../src/metrics.js';
 import { authenticate } from './middleware/authenticate.js';
 import { errorHandler, methodNotAllowed, notFound } from './middleware/errors.js';
+import { httpMetrics } from './middleware/http-metrics.js';
+import { idempotency } from './middleware/idempotency.js';
+import { createRateLimiter } from './middleware/rate-limit.js';
+import { requestLogging } from './middleware/request-logging.js';
+import { trackRoutePattern } from './middleware/route-pattern.js';
+import { docsRouter } from './routes/docs.js';
+import { opsRouter } from './routes/ops.js';
 import { suppressionsRouter } from './routes/suppressions.js';
 
 export interface AppOptions {
@@ -10,7 +21,25 @@ export interface AppOptions {
   logger: Logger;
   /** How long a key lookup is trusted; a revoked key stops working within this time. */
   authCacheTtlMs?: number;
+  /** A fail-fast ('request' role) Redis client; without it, rate limiting and idempotency keys are off. */
+  redis?: Redis;
+  /** Requests per second per account (default 10); needs `redis`. */
+  rateLimitPerSecond?: number;
+  /** Namespace of the rate-limit and idempotency records in Redis (default `sl:`). */
+  redisKeyPrefix?: string;
+  /** Called when the rate limiter could not reach Redis and let a request through (for metrics). */
+  onRateLimitRedisFailure?: () => void;
+  /** Called when a request is refused with 429 (for metrics). */
+  onRateLimitRejected?: () => void;
   bodyLimit?: string;
+  /** Prometheus metrics served at /metrics; a registry of the app's own when absent. */
+  metrics?: Metrics;
+  /** The events and batches queues: depth in /metrics, and the dashboard at /admin/queues. */
+  queues?: readonly Queue[];
+  /** When set, /metrics requires `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string | undefined;
+  /** When set, the queue dashboard is served at /admin/queues behind this token. */
+  adminToken?: string | undefined;
 }
 
 export function createApp(options: AppOptions): Express {
@@ -18,6 +47,14 @@ export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  const metrics = options.metrics ?? createMetrics();
+  const { rateLimited, idempotent } = redisGuards({
+    onRateLimitRedisFailure: () => metrics.rateLimitRedisFailures.inc(),
+    onRateLimitRejected: () => metrics.rateLimitRejections.inc(),
+    ...options,
+  });
+  // Route pattern first (metrics and logs name routes, never concrete paths with addresses).
+  app.use(trackRoutePattern, requestLogging(options.logger), httpMetrics(metrics), helmet());
 
   app
     .route('/health')
@@ -26,15 +63,48 @@ export function createApp(options: AppOptions): Express {
     })
     .all(methodNotAllowed('GET'));
 
+  // GET /ready, GET /metrics and, with an admin token, the queue dashboard at /admin/queues.
+  app.use(
+    opsRouter({
+      db: options.db,
+      metrics,
+      redis: options.redis,
+      queues: options.queues,
+      metricsToken: options.metricsToken,
+      adminToken: options.adminToken,
+    }),
+  );
+
+  // GET /openapi.json and GET /docs (Swagger UI from swagger-ui-dist); public, like /health.
+  app.use(docsRouter());
+
   app.use(
     '/suppressions',
     authenticate(options.db, options.logger, options.authCacheTtlMs ?? 5000),
+    rateLimited,
     // Resend's SDKs send `Content-Type: application/json` on bodiless GET and DELETE; the parser skips those.
     express.json({ limit: bodyLimit, strict: true }),
+    idempotent,
     suppressionsRouter(options.db),
   );
 
   app.use(notFound);
   app.use(errorHandler(options.logger, bodyLimit));
   return app;
+}
+
+/** Rate limiting and idempotency keys, both kept in Redis; neither is mounted without a client. */
+function redisGuards(options: AppOptions): { rateLimited: RequestHandler[]; idempotent: RequestHandler[] } {
+  const { redis, logger } = options;
+  if (!redis) return { rateLimited: [], idempotent: [] };
+  const keyPrefix = options.redisKeyPrefix ?? 'sl:';
+  const rateLimiter = createRateLimiter({
+    redis,
+    logger,
+    keyPrefix,
+    pointsPerSecond: options.rateLimitPerSecond ?? 10,
+    onRedisFailure: options.onRateLimitRedisFailure,
+    onRejected: options.onRateLimitRejected,
+  });
+  return { rateLimited: [rateLimiter], idempotent: [idempotency({ redis, logger, keyPrefix })] };
 }

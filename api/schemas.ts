@@ -10,6 +10,8 @@ export const MAX_BATCH_ITEMS = 100;
 const suppressionId = z
   .string({ error: 'must be a string.' })
   .regex(UUID_PATTERN, { error: 'must be a suppression id (a UUID).' })
+  // OpenAPI metadata only (api/openapi/): JSON Schema has no regex flags, so the pattern is spelled case-insensitively.
+  .meta({ format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' })
   .transform((id) => id.toLowerCase());
 
 const pageSize = z
@@ -22,10 +24,20 @@ const origin = z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}.` 
 
 export const listQuerySchema = z
   .object({
-    limit: pageSize.default(DEFAULT_PAGE_SIZE),
-    after: suppressionId.optional(),
-    before: suppressionId.optional(),
-    origin: origin.optional(),
+    limit: pageSize.default(DEFAULT_PAGE_SIZE).meta({
+      description: `Entries per page, 1 to ${MAX_PAGE_SIZE}.`,
+      default: String(DEFAULT_PAGE_SIZE),
+      example: '50',
+    }),
+    after: suppressionId.optional().meta({
+      description: 'A suppression id: the page of entries just older than it (the next page). Not with `before`.',
+      example: '019cebab-8d7d-76a0-8f24-546e4de3bc59',
+    }),
+    before: suppressionId.optional().meta({
+      description: 'A suppression id: the page of entries just newer than it (the previous page). Not with `after`.',
+      example: '019cebab-9165-711e-8683-335430abe2ad',
+    }),
+    origin: origin.optional().meta({ description: 'Only entries of this origin.', example: 'bounce' }),
   })
   .refine((query) => query.after === undefined || query.before === undefined, {
     error: '`after` and `before` cannot be used together.',

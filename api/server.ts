@@ -9,18 +9,41 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface ListenOptions {
+  /** Longest time to receive a whole request (default 30 s). */
+  requestTimeoutMs?: number;
+  /** Longest time to receive the request headers (default 10 s). */
+  headersTimeoutMs?: number;
+  /** On close, how long in-flight requests may run before their connections are cut (default 8 s). */
+  shutdownGraceMs?: number;
+}
+
 /** Listens on host:port (0 picks a free port) and resolves once the socket is bound. */
-export async function listen(app: Express, host: string, port: number): Promise<RunningServer> {
+export async function listen(app: Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
   const server = app.listen(port, host);
+  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const shutdownGraceMs = options.shutdownGraceMs ?? 8000;
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     server,
     url: `http://${shownHost}:${address.port}`,
+    // Stops accepting at once; in-flight requests finish, and each keep-alive connection is closed as
+    // soon as it is idle. Connections still busy after the grace period are cut.
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
+        const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+        const deadline = setTimeout(() => server.closeAllConnections(), shutdownGraceMs);
+        idleSweep.unref();
+        deadline.unref();
+        server.close((error) => {
+          clearInterval(idleSweep);
+          clearTimeout(deadline);
+          if (error) reject(error);
+          else resolve();
+        });
         server.closeIdleConnections();
       }),
   };

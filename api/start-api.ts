@@ -1,11 +1,45 @@
+import { Queue } from 'bullmq';
 import { hasUsableApiKey } from '../src/db/api-key-repository.js';
+import { BATCHES_QUEUE, EVENTS_QUEUE } from '../src/queues.js';
+import { createRedis } from '../src/redis.js';
 import type { Runtime } from '../src/runtime.js';
 import { createApp } from './app.js';
 import { listen, type RunningServer } from './server.js';
 
 /** Serves the HTTP API of a runtime on the configured host and port. */
-export async function startApi({ config, logger, db }: Runtime): Promise<RunningServer> {
-  const running = await listen(createApp({ db, logger }), config.HOST, config.PORT);
+export async function startApi({ config, logger, db, metrics }: Runtime): Promise<RunningServer> {
+  // Rate limiting and idempotency keys: a fail-fast client, so an outage answers at once.
+  const redis = createRedis(config.REDIS_URL, 'request');
+  redis.on('error', (error: unknown) => logger.warn({ err: error }, 'Redis (requests) connection error'));
+  // Queue depth in /metrics and the dashboard read both queues over the same fail-fast client.
+  const queues = [EVENTS_QUEUE, BATCHES_QUEUE].map((name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX }));
+  for (const queue of queues) queue.on('error', (error) => logger.debug({ err: error, queue: queue.name }, 'queue client error'));
+  metrics.collectProcessMetrics();
+  const listening = await listen(
+    createApp({
+      db,
+      logger,
+      redis,
+      rateLimitPerSecond: config.RATE_LIMIT_PER_SECOND,
+      metrics,
+      queues,
+      metricsToken: config.METRICS_TOKEN,
+      adminToken: config.ADMIN_TOKEN,
+    }),
+    config.HOST,
+    config.PORT,
+  );
+  const running: RunningServer = {
+    ...listening,
+    close: async () => {
+      try {
+        await listening.close();
+      } finally {
+        await Promise.all(queues.map((queue) => queue.close().catch(() => undefined)));
+        await redis.quit().catch(() => redis.disconnect());
+      }
+    },
+  };
   logger.info({ url: running.url }, 'API listening');
   if (config.NODE_ENV !== 'production' && !(await hasUsableApiKey(db))) {
     process.stdout.write(

@@ -9,9 +9,15 @@ const configSchema = z.object({
   NODE_ENV: z.string().default('development'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://postgres@127.0.0.1:5432/postgres'),
   DATABASE_POOL_SIZE: positiveInt.default(10),
+  /** Server-side limit on one statement; with the pool's 1.5 s connect timeout, a dead database answers 503 fast. */
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(5000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
+  /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(1).optional(),
+  /** When set, the queue dashboard is served at /admin/queues behind this token; unset, it does not exist. */
+  ADMIN_TOKEN: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   QUEUE_PREFIX: z.string().min(1).default('bull'),
   WORKER_CONCURRENCY: positiveInt.default(1000),

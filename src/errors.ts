@@ -74,3 +74,31 @@ export class InternalServerError extends AppError {
     super(500, 'internal_server_error', 'An unexpected error occurred.');
   }
 }
+
+export class RateLimitExceededError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, 'rate_limit_exceeded', `Too many requests. Retry after ${retryAfterSeconds} second(s).`);
+  }
+}
+
+export class InvalidIdempotencyKeyError extends AppError {
+  constructor() {
+    super(400, 'invalid_idempotency_key', 'The `Idempotency-Key` header must be between 1 and 256 characters.');
+  }
+}
+
+export class InvalidIdempotentRequestError extends AppError {
+  constructor() {
+    super(409, 'invalid_idempotent_request', 'This `Idempotency-Key` was already used with a different request.');
+  }
+}
+
+export class ConcurrentIdempotentRequestsError extends AppError {
+  constructor() {
+    super(
+      409,
+      'concurrent_idempotent_requests',
+      'A request with this `Idempotency-Key` is still in progress. Retry once it has finished.',
+    );
+  }
+}

@@ -2,11 +2,14 @@ import { loadConfig, type Config } from './config.js';
 import { createDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMetrics, type Metrics } from './metrics.js';
 
 export interface Runtime {
   config: Config;
   logger: Logger;
   db: Database;
+  /** One registry per process: `npm start` shares it between the API and the workers. */
+  metrics: Metrics;
 }
 
 export interface RuntimeOptions {
@@ -22,8 +25,16 @@ export async function openRuntime(applicationName: string, options: RuntimeOptio
   const applied = await migrate(config.DATABASE_URL, logger);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
   const poolSize = options.poolSize ?? config.DATABASE_POOL_SIZE;
-  const db = createDatabase({ url: config.DATABASE_URL, poolSize, logger, applicationName });
-  return { config, logger, db };
+  const db = createDatabase({
+    url: config.DATABASE_URL,
+    poolSize,
+    logger,
+    applicationName,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  });
+  const metrics = createMetrics();
+  metrics.trackPool(db.pool);
+  return { config, logger, db, metrics };
 }
 
 /**

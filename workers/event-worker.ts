@@ -2,6 +2,7 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
+import type { Metrics } from '../src/metrics.js';
 import { EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED } from '../src/queues.js';
 import { createEventProcessor, type EventJobResult } from './event-processor.js';
 
@@ -17,6 +18,8 @@ export interface EventWorkerOptions {
   batchDelayMs?: number;
   /** Batches written at once. */
   batchesInFlight?: number;
+  /** Where processed events are counted by outcome. */
+  metrics?: Metrics;
 }
 
 export interface EventWorker {
@@ -39,6 +42,14 @@ export function startEventWorker(options: EventWorkerOptions): EventWorker {
     removeOnComplete: KEEP_COMPLETED,
     removeOnFail: KEEP_FAILED,
   });
+  const { metrics } = options;
+  if (metrics) {
+    worker.on('completed', (job) => {
+      const outcome = (job.returnvalue as EventJobResult | undefined)?.outcome;
+      if (outcome) metrics.eventsProcessed.inc({ outcome });
+    });
+    worker.on('failed', () => metrics.eventsProcessed.inc({ outcome: 'failed' }));
+  }
   worker.on('failed', (job, error) => {
     if (job) options.logger.warn({ jobId: job.id, attempt: job.attemptsMade, reason: error.message }, 'event job failed');
   });

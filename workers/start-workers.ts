@@ -8,7 +8,7 @@ export interface RunningWorkers {
 }
 
 /** Runs the queue workers of a runtime until closed. */
-export async function startWorkers({ config, logger, db }: Runtime): Promise<RunningWorkers> {
+export async function startWorkers({ config, logger, db, metrics }: Runtime): Promise<RunningWorkers> {
   const connection = createRedis(config.REDIS_URL, 'worker');
   const events = startEventWorker({
     db,
@@ -16,8 +16,9 @@ export async function startWorkers({ config, logger, db }: Runtime): Promise<Run
     connection,
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
+    metrics,
   });
-  const batches = startBatchWorker({ db, logger, connection, prefix: config.QUEUE_PREFIX });
+  const batches = startBatchWorker({ db, logger, connection, prefix: config.QUEUE_PREFIX, metrics });
   await Promise.all([events.worker.waitUntilReady(), batches.worker.waitUntilReady()]);
   logger.info({ concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'event and batch workers running');
   return {

@@ -20,6 +20,7 @@ const UNREACHABLE_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error',
   'Connection refused',
+  'Query read timeout',
 ];
 
 /** True when an error from node-postgres means "the database cannot be reached", not "the query is wrong". */

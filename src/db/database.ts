@@ -32,11 +32,13 @@ function translate(error: unknown): unknown {
 }
 
 export function createDatabase(options: DatabaseOptions): Database {
+  // Services pass DATABASE_STATEMENT_TIMEOUT_MS (default 5 s); this default serves tools and tests.
+  const statementTimeoutMs = options.statementTimeoutMs ?? 10_000;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
-    statement_timeout: options.statementTimeoutMs ?? 10_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 1500,
+    statement_timeout: statementTimeoutMs,
     application_name: options.applicationName ?? 'suppression-list',
     idleTimeoutMillis: 30_000,
   });

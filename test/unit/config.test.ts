@@ -5,6 +5,7 @@ const DEFAULTS = {
   NODE_ENV: 'development',
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
   DATABASE_POOL_SIZE: 10,
+  DATABASE_STATEMENT_TIMEOUT_MS: 5000,
   REDIS_URL: 'redis://127.0.0.1:6379',
   HOST: '127.0.0.1',
   PORT: 3000,
@@ -109,5 +110,18 @@ describe('loadConfig', () => {
     expect(message).toContain('PORT');
     expect(message).toContain('DATABASE_URL');
     expect(message).not.toContain('HOST');
+  });
+});
+
+describe('operations settings', () => {
+  it('when METRICS_TOKEN, ADMIN_TOKEN and DATABASE_STATEMENT_TIMEOUT_MS are set, then they are read; unset tokens stay undefined', () => {
+    const config = loadConfig({ METRICS_TOKEN: 'm-token', ADMIN_TOKEN: 'a-token', DATABASE_STATEMENT_TIMEOUT_MS: '2500' });
+    expect(config).toMatchObject({ METRICS_TOKEN: 'm-token', ADMIN_TOKEN: 'a-token', DATABASE_STATEMENT_TIMEOUT_MS: 2500 });
+    expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({}).ADMIN_TOKEN).toBeUndefined();
+  });
+
+  it('when DATABASE_STATEMENT_TIMEOUT_MS is not a positive whole number, then a ConfigError names it', () => {
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
   });
 });

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Redis } from 'ioredis';
+import {
+  ConcurrentIdempotentRequestsError,
+  InvalidIdempotencyKeyError,
+  InvalidIdempotentRequestError,
+  ServiceUnavailableError,
+} from '../../src/errors.js';
+import type { Logger } from '../../src/logger.js';
+import { callerOf } from './authenticate.js';
+
+export interface IdempotencyOptions {
+  /** A fail-fast ('request' role) client. */
+  redis: Redis;
+  logger: Logger;
+  /** Namespace of the records in Redis. */
+  keyPrefix?: string;
+  /** How long a finished response is replayed. */
+  ttlSeconds?: number;
+  /** How long a "running" marker holds the key, so that a crashed request frees it. */
+  lockSeconds?: number;
+}
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const MAX_KEY_LENGTH = 256;
+
+type StoredRecord =
+  | { state: 'running'; fingerprint: string }
+  | { state: 'done'; fingerprint: string; status: number; body: unknown };
+
+/** JSON with object keys sorted at every level, so equal bodies hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.keys(value as Record<string, unknown>)
+    .sort()
+    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(',')}}`;
+}
+
+function fingerprintOf(req: Request): string {
+  return createHash('sha256')
+    .update(`${req.method}\n${req.baseUrl}${req.path}\n${canonicalJson(req.body)}`)
+    .digest('hex');
+}
+
+function unavailable(error: unknown): ServiceUnavailableError {
+  return new ServiceUnavailableError('Idempotency keys cannot be checked right now. Retry shortly.', { cause: error });
+}
+
+/**
+ * `Idempotency-Key` for POST requests. Mount it after `authenticate` and the body parser. The first
+ * request with a key takes a "running" marker (SET NX with a short TTL), runs, and its response
+ * (status and JSON body) is stored for `ttlSeconds` before it is sent; a repeat with the same
+ * method, path and body replays it with `idempotent-replayed: true`. Responses of 5xx are not
+ * stored (the marker is dropped so a retry runs again); 4xx are stored and replayed. Keys are
+ * scoped per account. Without the header, Redis is not touched.
+ */
+export function idempotency(options: IdempotencyOptions): RequestHandler {
+  const { redis, logger } = options;
+  const prefix = `${options.keyPrefix ?? 'sl:'}idempotency`;
+  const ttlSeconds = options.ttlSeconds ?? 24 * 60 * 60;
+  const lockSeconds = options.lockSeconds ?? 60;
+
+  /** Takes the key, or answers from what is already stored under it. */
+  async function claim(redisKey: string, fingerprint: string): Promise<StoredRecord | null> {
+    const running = JSON.stringify({ state: 'running', fingerprint } satisfies StoredRecord);
+    // A record that expires between SET NX and GET is simply claimed on the next round.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const taken = await redis.set(redisKey, running, 'EX', lockSeconds, 'NX');
+      if (taken === 'OK') return null;
+      const stored = await redis.get(redisKey);
+      if (stored !== null) return JSON.parse(stored) as StoredRecord;
+    }
+    throw new ConcurrentIdempotentRequestsError();
+  }
+
+  return async function idempotentRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const key = req.get(IDEMPOTENCY_HEADER);
+    if (req.method !== 'POST' || key === undefined) {
+      next();
+      return;
+    }
+    if (key.length < 1 || key.length > MAX_KEY_LENGTH) throw new InvalidIdempotencyKeyError();
+
+    const redisKey = `${prefix}:${callerOf(res).accountId}:${key}`;
+    const fingerprint = fingerprintOf(req);
+    let existing: StoredRecord | null;
+    try {
+      existing = await claim(redisKey, fingerprint);
+    } catch (error) {
+      if (error instanceof ConcurrentIdempotentRequestsError) throw error;
+      throw unavailable(error);
+    }
+
+    if (existing !== null) {
+      if (existing.fingerprint !== fingerprint) throw new InvalidIdempotentRequestError();
+      if (existing.state === 'running') throw new ConcurrentIdempotentRequestsError();
+      res.set('idempotent-replayed', 'true');
+      res.status(existing.status).json(existing.body);
+      return;
+    }
+
+    // Store the outcome before it is sent, so that a client retrying at once finds it.
+    const send = res.json.bind(res);
+    let settled = false;
+    res.json = function storeThenSend(body: unknown): Response {
+      if (settled) return send(body);
+      settled = true;
+      const status = res.statusCode;
+      const stored: Promise<unknown> =
+        status >= 500
+          ? redis.del(redisKey)
+          : redis.set(redisKey, JSON.stringify({ state: 'done', fingerprint, status, body } satisfies StoredRecord), 'EX', ttlSeconds);
+      stored
+        .catch((error: unknown) => logger.warn({ err: error, status }, 'could not store the idempotent response'))
+        .finally(() => send(body));
+      return res;
+    };
+    // A response that ends some other way (a dropped connection, a non-JSON answer) frees the key;
+    // a JSON answer that still comes later is stored all the same.
+    res.once('close', () => {
+      if (settled) return;
+      redis.del(redisKey).catch((error: unknown) => logger.warn({ err: error }, 'could not release an idempotency key'));
+    });
+    next();
+  };
+}

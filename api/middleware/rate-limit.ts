@@ -1,0 +1,75 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimitExceededError } from '../../src/errors.js';
+import type { Logger } from '../../src/logger.js';
+import { callerOf } from './authenticate.js';
+
+export interface RateLimiterOptions {
+  /** A fail-fast ('request' role) client: commands fail at once while Redis is away. */
+  redis: Redis;
+  /** Requests each account may make per second, across every process sharing this Redis. */
+  pointsPerSecond: number;
+  logger: Logger;
+  /** Namespace of the counters in Redis. */
+  keyPrefix?: string;
+  /** Called each time Redis could not be asked and the request was let through (fail open). */
+  onRedisFailure?: (error: unknown) => void;
+  /** Called each time a request is refused with 429. */
+  onRejected?: () => void;
+}
+
+function seconds(ms: number): number {
+  return Math.max(0, Math.ceil(ms / 1000));
+}
+
+function setHeaders(res: Response, limit: number, remaining: number, resetSeconds: number): void {
+  res.set({
+    'ratelimit-limit': String(limit),
+    'ratelimit-remaining': String(Math.max(0, remaining)),
+    'ratelimit-reset': String(resetSeconds),
+  });
+}
+
+/**
+ * Per-account rate limiting kept in Redis (a fixed one-second window of `pointsPerSecond`), so the
+ * limit holds across processes. Mount it after `authenticate`. Every response carries
+ * `ratelimit-limit`, `ratelimit-remaining` and `ratelimit-reset` (whole seconds); over the limit it
+ * answers 429 `rate_limit_exceeded` with `retry-after`. When Redis cannot be reached the request is
+ * served (fails open): the failure is logged and reported through `onRedisFailure`.
+ */
+export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
+  const limit = options.pointsPerSecond;
+  const limiter = new RateLimiterRedis({
+    storeClient: options.redis,
+    keyPrefix: `${options.keyPrefix ?? 'sl:'}ratelimit`,
+    points: limit,
+    duration: 1,
+    // Do not wait for a reconnect: answer from the error path at once.
+    rejectIfRedisNotReady: true,
+  });
+
+  return async function rateLimit(_req: Request, res: Response, next: NextFunction): Promise<void> {
+    const { accountId } = callerOf(res);
+    let outcome: RateLimiterRes;
+    try {
+      outcome = await limiter.consume(accountId);
+    } catch (rejection: unknown) {
+      if (rejection instanceof RateLimiterRes) {
+        const retryAfter = Math.max(1, seconds(rejection.msBeforeNext));
+        setHeaders(res, limit, 0, retryAfter);
+        res.set('retry-after', String(retryAfter));
+        options.onRejected?.();
+        throw new RateLimitExceededError(retryAfter);
+      }
+      // Redis is unreachable or failed: serve the request rather than refuse everyone.
+      options.logger.warn({ err: rejection, accountId }, 'rate limiter unavailable, request let through');
+      options.onRedisFailure?.(rejection);
+      setHeaders(res, limit, limit, 1);
+      next();
+      return;
+    }
+    setHeaders(res, limit, outcome.remainingPoints, seconds(outcome.msBeforeNext));
+    next();
+  };
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from '../../src/logger.js';
+import { routePatternOf } from './route-pattern.js';
+
+/** A caller's request id is kept when it is 1-200 safe characters (no spaces, quotes or `@`). */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._~:+/=-]{1,200}$/;
+
+/** Probes and scrapes would drown the log. */
+const QUIET_PATHS = new Set(['/health', '/ready', '/metrics']);
+
+/** Anything that looks like an email address in a path or query (`@` or `%40`) is replaced. */
+export function redactEmails(url: string): string {
+  return url.replace(/[^/?&=#]*(?:@|%40)[^/?&=#]*/gi, '[email]');
+}
+
+export function requestIdFor(req: IncomingMessage, res: ServerResponse): string {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader('x-request-id', id);
+  return id;
+}
+
+/**
+ * One log line per request with its id (taken from `x-request-id` or made, and echoed). The line
+ * carries the route pattern and a URL with email addresses replaced; headers are not logged, and
+ * the logger redacts authorization, cookies and tokens wherever they appear.
+ */
+export function requestLogging(logger: Logger) {
+  return pinoHttp({
+    logger,
+    genReqId: requestIdFor,
+    autoLogging: { ignore: (req) => QUIET_PATHS.has((req.url ?? '').split('?')[0] ?? '') },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    // The route is known only once the request was routed, so it joins the completion line.
+    customSuccessObject: (req, _res, value: object) => ({ ...value, route: routePatternOf(req as Request) }),
+    customErrorObject: (req, _res, _error, value: object) => ({ ...value, route: routePatternOf(req as Request) }),
+    serializers: {
+      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactEmails(req.url) }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  });
+}

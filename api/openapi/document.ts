@@ -1,0 +1,287 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { addBodySchema, batchAddBodySchema, batchRemoveBodySchema, listQuerySchema, MAX_BATCH_ITEMS } from '../schemas.js';
+import { exampleIds, exampleManualSuppression, exampleSuppression } from './examples.js';
+import { AUTHENTICATED_ERRORS, errorResponses } from './responses.js';
+import {
+  batchAddResultSchema,
+  batchRemoveResultSchema,
+  errorSchema,
+  healthSchema,
+  readinessSchema,
+  removalResultSchema,
+  suppressionListSchema,
+  suppressionParamsSchema,
+  suppressionRefSchema,
+  suppressionSchema,
+} from './schemas.js';
+
+const json = 'application/json';
+const security = [{ bearerAuth: [] }];
+
+const idempotencyHeaders = z.object({
+  'idempotency-key': z.string().min(1).max(256).optional().meta({
+    description: 'Replays the first response for 24 hours when the same key is sent again with the same body (scoped per account).',
+    example: 'b1f2c3d4-import-2026-03-14',
+  }),
+});
+
+const rateLimitHeaders = {
+  'ratelimit-limit': { description: 'Requests allowed per second for the account.', schema: { type: 'integer' as const } },
+  'ratelimit-remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' as const } },
+  'ratelimit-reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' as const } },
+};
+
+/** Every operation of the API. The request schemas are the ones the routes validate with. */
+export const routes: RouteConfig[] = [
+  {
+    method: 'get',
+    path: '/suppressions',
+    operationId: 'listSuppressions',
+    tags: ['Suppressions'],
+    summary: 'List suppressions',
+    description: 'Newest first. `after` pages towards older entries, `before` towards newer ones; the cursor entry is excluded.',
+    security,
+    request: { query: listQuerySchema },
+    responses: {
+      200: {
+        description: 'A page of suppressions.',
+        headers: rateLimitHeaders,
+        content: { [json]: { schema: suppressionListSchema, example: { object: 'list', has_more: true, data: [exampleManualSuppression, exampleSuppression] } } },
+      },
+      ...errorResponses(...AUTHENTICATED_ERRORS),
+    },
+  },
+  {
+    method: 'post',
+    path: '/suppressions',
+    operationId: 'addSuppression',
+    tags: ['Suppressions'],
+    summary: 'Add one suppression',
+    description: 'An address already on the list keeps its entry; its id is returned.',
+    security,
+    request: {
+      headers: idempotencyHeaders,
+      body: { required: true, content: { [json]: { schema: addBodySchema, example: { email: 'Unsubscribed@Example.org' } } } },
+    },
+    responses: {
+      201: {
+        description: 'The suppression (new or already present).',
+        headers: rateLimitHeaders,
+        content: { [json]: { schema: suppressionRefSchema, example: { object: 'suppression', id: exampleIds[1] } } },
+      },
+      ...errorResponses(400, 409, 413, ...AUTHENTICATED_ERRORS),
+    },
+  },
+  {
+    method: 'get',
+    path: '/suppressions/{suppression}',
+    operationId: 'getSuppression',
+    tags: ['Suppressions'],
+    summary: 'Retrieve a suppression by id or email address',
+    security,
+    request: { params: suppressionParamsSchema },
+    responses: {
+      200: { description: 'The suppression.', headers: rateLimitHeaders, content: { [json]: { schema: suppressionSchema, example: exampleSuppression } } },
+      ...errorResponses(404, ...AUTHENTICATED_ERRORS),
+    },
+  },
+  {
+    method: 'delete',
+    path: '/suppressions/{suppression}',
+    operationId: 'removeSuppression',
+    tags: ['Suppressions'],
+    summary: 'Remove a suppression by id or email address',
+    security,
+    request: { params: suppressionParamsSchema },
+    responses: {
+      200: {
+        description: 'The suppression was removed.',
+        headers: rateLimitHeaders,
+        content: { [json]: { schema: removalResultSchema, example: { object: 'suppression', id: exampleIds[0], deleted: true } } },
+      },
+      ...errorResponses(404, ...AUTHENTICATED_ERRORS),
+    },
+  },
+  {
+    method: 'post',
+    path: '/suppressions/batch/add',
+    operationId: 'addSuppressionsBatch',
+    tags: ['Suppressions'],
+    summary: `Add 1 to ${MAX_BATCH_ITEMS} addresses`,
+    description: 'Addresses are normalised and collapsed; one invalid address rejects the whole request (422) and nothing is written.',
+    security,
+    request: {
+      headers: idempotencyHeaders,
+      body: {
+        required: true,
+        content: { [json]: { schema: batchAddBodySchema, example: { emails: ['bounced@example.com', 'Unsubscribed@Example.org'] } } },
+      },
+    },
+    responses: {
+      201: {
+        description: 'One entry per distinct address, in first-seen order; existing entries keep their id.',
+        headers: rateLimitHeaders,
+        content: {
+          [json]: {
+            schema: batchAddResultSchema,
+            example: { data: [{ object: 'suppression', id: exampleIds[0] }, { object: 'suppression', id: exampleIds[1] }] },
+          },
+        },
+      },
+      ...errorResponses(400, 409, 413, ...AUTHENTICATED_ERRORS),
+    },
+  },
+  {
+    method: 'post',
+    path: '/suppressions/batch/remove',
+    operationId: 'removeSuppressionsBatch',
+    tags: ['Suppressions'],
+    summary: `Remove 1 to ${MAX_BATCH_ITEMS} suppressions by email or by id`,
+    description: 'Send either `emails` or `ids`, not both. Entries that match nothing are left out of `data`.',
+    security,
+    request: {
+      headers: idempotencyHeaders,
+      body: {
+        required: true,
+        content: {
+          [json]: {
+            schema: batchRemoveBodySchema,
+            examples: {
+              byEmail: { summary: 'By email address', value: { emails: ['bounced@example.com', 'unsubscribed@example.org'] } },
+              byId: { summary: 'By id', value: { ids: [exampleIds[0], exampleIds[2]] } },
+            },
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: 'One entry per removed suppression.',
+        headers: rateLimitHeaders,
+        content: {
+          [json]: {
+            schema: batchRemoveResultSchema,
+            example: { data: [{ object: 'suppression', id: exampleIds[0], deleted: true }] },
+          },
+        },
+      },
+      ...errorResponses(400, 409, 413, ...AUTHENTICATED_ERRORS),
+    },
+  },
+  {
+    method: 'get',
+    path: '/health',
+    operationId: 'health',
+    tags: ['Operations'],
+    summary: 'Liveness: the process is up',
+    security: [],
+    responses: {
+      200: { description: 'Up.', content: { [json]: { schema: healthSchema, example: { status: 'ok' } } } },
+      ...errorResponses(405),
+    },
+  },
+  {
+    method: 'get',
+    path: '/ready',
+    operationId: 'ready',
+    tags: ['Operations'],
+    summary: 'Readiness: PostgreSQL and Redis answer',
+    security: [],
+    responses: {
+      200: {
+        description: 'Ready.',
+        content: { [json]: { schema: readinessSchema, example: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } } },
+      },
+      503: {
+        description: 'A dependency does not answer; `checks` says which.',
+        content: { [json]: { schema: readinessSchema, example: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } } } },
+      },
+      ...errorResponses(405),
+    },
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    tags: ['Operations'],
+    summary: 'Prometheus metrics',
+    description: 'Request durations, events and batch entries by outcome, queue depths, pool usage, rate-limit rejections.',
+    security: [{}, { metricsToken: [] }],
+    responses: {
+      200: {
+        description: 'Prometheus text exposition format.',
+        content: { 'text/plain': { schema: { type: 'string' }, example: 'http_request_duration_seconds_bucket{le="0.005",method="GET",route="/suppressions",status="200"} 42\n' } },
+      },
+      401: {
+        description: '`METRICS_TOKEN` is set and the request does not carry it.',
+        content: {
+          [json]: {
+            schema: errorSchema,
+            example: { statusCode: 401, name: 'unauthorized', message: 'The metrics endpoint requires `Authorization: Bearer <METRICS_TOKEN>`.' },
+          },
+        },
+      },
+      ...errorResponses(405),
+    },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'openapi',
+    tags: ['Operations'],
+    summary: 'This OpenAPI 3.1 document',
+    security: [],
+    responses: {
+      200: { description: 'The document.', content: { [json]: { schema: { type: 'object' } } } },
+      ...errorResponses(405),
+    },
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    operationId: 'docs',
+    tags: ['Operations'],
+    summary: 'Readable API reference (Swagger UI, served locally)',
+    security: [],
+    responses: {
+      200: { description: 'HTML page.', content: { 'text/html': { schema: { type: 'string' } } } },
+    },
+  },
+];
+
+function buildRegistry(): OpenAPIRegistry {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key with full access: `Authorization: Bearer <API_KEY>`.',
+  });
+  registry.registerComponent('securitySchemes', 'metricsToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: '`Authorization: Bearer <METRICS_TOKEN>`, required by `/metrics` only when `METRICS_TOKEN` is set.',
+  });
+  for (const route of routes) registry.registerPath(route);
+  return registry;
+}
+
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+let cached: OpenApiDocument | undefined;
+
+/** The OpenAPI 3.1 document, generated once from the zod schemas. */
+export function openApiDocument(): OpenApiDocument {
+  cached ??= new OpenApiGeneratorV31(buildRegistry().definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Suppression List API',
+      version: '0.1.0',
+      description:
+        'The suppression list of an email-sending service: addresses that must not be mailed after a bounce, a complaint or a manual decision.',
+    },
+    security,
+    tags: [{ name: 'Suppressions' }, { name: 'Operations', description: 'Health, metrics and this reference; no API key.' }],
+  });
+  return cached;
+}

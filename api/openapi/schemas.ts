@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { ORIGINS } from '../../src/domain/suppression.js';
+
+/**
+ * Response shapes, described in zod so that the document is generated from them and the tests can
+ * check every documented example against them. `.strict()` makes an example with an unknown field fail.
+ */
+
+const id = z.uuid().meta({ description: 'Suppression id (UUIDv7, time-ordered).', example: '019cebab-8995-77f7-9262-77a618303564' });
+
+export const suppressionSchema = z
+  .object({
+    object: z.literal('suppression'),
+    id,
+    email: z.string().meta({ description: 'The suppressed address, trimmed and lower-cased.', example: 'bounced@example.com' }),
+    origin: z.enum(ORIGINS).meta({ description: 'How the address got on the list.' }),
+    source_id: z.uuid().nullable().meta({ description: 'Id of the email that triggered the suppression; `null` when origin is `manual`.' }),
+    created_at: z.iso.datetime({ precision: 3 }).meta({ description: 'ISO 8601 UTC with milliseconds.', example: '2026-03-14T09:26:53.589Z' }),
+  })
+  .strict()
+  .meta({ id: 'Suppression' });
+
+export const suppressionListSchema = z
+  .object({
+    object: z.literal('list'),
+    has_more: z.boolean().meta({ description: 'Whether more entries exist beyond this page in the direction of travel.' }),
+    data: z.array(suppressionSchema).meta({ description: 'Newest first.' }),
+  })
+  .strict()
+  .meta({ id: 'SuppressionList' });
+
+export const suppressionRefSchema = z
+  .object({ object: z.literal('suppression'), id })
+  .strict()
+  .meta({ id: 'SuppressionRef', description: 'The id of a suppression that was added or already present.' });
+
+export const removalResultSchema = z
+  .object({ object: z.literal('suppression'), id, deleted: z.literal(true) })
+  .strict()
+  .meta({ id: 'RemovalResult' });
+
+export const batchAddResultSchema = z
+  .object({ data: z.array(suppressionRefSchema).meta({ description: 'One entry per distinct address, in first-seen order.' }) })
+  .strict()
+  .meta({ id: 'BatchAddResult' });
+
+export const batchRemoveResultSchema = z
+  .object({ data: z.array(removalResultSchema).meta({ description: 'One entry per removed suppression; misses are left out.' }) })
+  .strict()
+  .meta({ id: 'BatchRemoveResult' });
+
+export const errorSchema = z
+  .object({
+    statusCode: z.int().meta({ description: 'The HTTP status, repeated.' }),
+    name: z.string().meta({ description: 'Stable error code clients match on.' }),
+    message: z.string().meta({ description: 'Human-readable explanation.' }),
+  })
+  .strict()
+  .meta({ id: 'Error', description: 'Every error answer (the shape Resend SDKs parse).' });
+
+export const healthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+
+const check = z.enum(['ok', 'failed']);
+
+export const readinessSchema = z
+  .object({
+    status: z.enum(['ok', 'unavailable']),
+    checks: z
+      .object({ database: check, redis: check.optional().meta({ description: 'Present when the process uses Redis.' }) })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'Readiness' });
+
+export const suppressionParamsSchema = z.object({
+  suppression: z.string().min(1).meta({
+    description: 'A suppression id (UUID) or the suppressed email address (percent-encoded; `+` is literal).',
+    example: '019cebab-8995-77f7-9262-77a618303564',
+  }),
+});

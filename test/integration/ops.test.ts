@@ -1,0 +1,308 @@
+import net from 'node:net';
+import { Writable } from 'node:stream';
+import type { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { RunningServer } from '../../api/server.js';
+import { createDatabase, type Database } from '../../src/db/database.js';
+import { createLogger, REDACT_PATHS } from '../../src/logger.js';
+import { createMetrics, type Metrics } from '../../src/metrics.js';
+import { BATCHES_QUEUE, EVENTS_QUEUE } from '../../src/queues.js';
+import { createRedis } from '../../src/redis.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { apiClient, createAccountKey, startTestApp, uniqueEmails } from '../support/test-app.js';
+import { createTestQueue, type TestQueue } from '../support/test-queue.js';
+
+const METRICS_TOKEN = 'metrics-secret-0123456789';
+const ADMIN_TOKEN = 'admin-secret-0123456789';
+
+let database: TestDatabase;
+let redis: Redis;
+let deadRedis: Redis;
+let events: TestQueue;
+let batches: TestQueue;
+let metrics: Metrics;
+/** db + redis, no tokens. */
+let server: RunningServer;
+/** METRICS_TOKEN and ADMIN_TOKEN set, both queues. */
+let guarded: RunningServer;
+const cleanups: (() => Promise<unknown>)[] = [];
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+function deadDatabase(url: string): Database {
+  return createDatabase({ url, poolSize: 2, logger: createLogger('silent') });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  redis = createRedis(inject('redisUrl'), 'request');
+  deadRedis = createRedis(`redis://127.0.0.1:${await closedPort()}`, 'request');
+  deadRedis.on('error', () => undefined);
+  events = await createTestQueue(EVENTS_QUEUE);
+  batches = await createTestQueue(BATCHES_QUEUE);
+  server = await startTestApp(database.db, { redis, rateLimitPerSecond: 10_000 });
+  metrics = createMetrics();
+  guarded = await startTestApp(database.db, {
+    metrics,
+    queues: [events.queue, batches.queue],
+    metricsToken: METRICS_TOKEN,
+    adminToken: ADMIN_TOKEN,
+  });
+});
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  await guarded?.close();
+  await server?.close();
+  await events?.cleanup();
+  await batches?.cleanup();
+  await redis?.quit();
+  deadRedis?.disconnect();
+  await database?.drop();
+});
+
+describe('GET /ready', () => {
+  it('when PostgreSQL and Redis answer, then it answers 200 with both checks ok, without an API key', async () => {
+    const response = await apiClient(server.url, null).get('/ready');
+    expect(response.status).toBe(200);
+    expect(response.body).toStrictEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+  });
+
+  it('when Redis does not answer, then it answers 503 naming redis', async () => {
+    const app = await startTestApp(database.db, { redis: deadRedis });
+    cleanups.push(() => app.close());
+    const started = Date.now();
+    const response = await apiClient(app.url, null).get('/ready');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(response.status).toBe(503);
+    expect(response.body).toStrictEqual({ status: 'unavailable', checks: { database: 'ok', redis: 'failed' } });
+  });
+
+  it('when PostgreSQL does not answer, then it answers 503 naming database', async () => {
+    const db = deadDatabase(`postgres://postgres@127.0.0.1:${await closedPort()}/postgres`);
+    const app = await startTestApp(db, { redis });
+    cleanups.push(() => db.close(), () => app.close());
+    const response = await apiClient(app.url, null).get('/ready');
+    expect(response.status).toBe(503);
+    expect(response.body).toStrictEqual({ status: 'unavailable', checks: { database: 'failed', redis: 'ok' } });
+  });
+
+  it('when /health is asked, then it answers 200 without an API key', async () => {
+    const response = await apiClient(server.url, null).get('/health');
+    expect(response.status).toBe(200);
+    expect(response.body).toStrictEqual({ status: 'ok' });
+  });
+});
+
+describe('GET /metrics', () => {
+  async function scrape(url: string, token?: string): Promise<{ status: number; text: string; type: string | null }> {
+    const response = await fetch(`${url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    return { status: response.status, text: await response.text(), type: response.headers.get('content-type') };
+  }
+
+  it('when no METRICS_TOKEN is set, then it answers without any key in the Prometheus text format', async () => {
+    const { status, text, type } = await scrape(server.url);
+    expect(status).toBe(200);
+    expect(type).toMatch(/^text\/plain/);
+    expect(text).toContain('# TYPE http_request_duration_seconds histogram');
+  });
+
+  it('when METRICS_TOKEN is set, then a missing or wrong token answers 401 JSON and the right one 200', async () => {
+    const missing = await apiClient(guarded.url, null).get('/metrics');
+    expect(missing.status).toBe(401);
+    expect(missing.body).toStrictEqual({ statusCode: 401, name: 'unauthorized', message: expect.any(String) });
+    expect((await scrape(guarded.url, 'wrong-token')).status).toBe(401);
+    expect((await scrape(guarded.url, METRICS_TOKEN)).status).toBe(200);
+  });
+
+  it('when requests were served, then the histogram has samples by method, route pattern and status, never an address', async () => {
+    const key = await createAccountKey(database.db);
+    const api = apiClient(guarded.url, key.token);
+    const [email] = uniqueEmails(1);
+    expect((await api.get('/suppressions')).status).toBe(200);
+    expect((await api.get(`/suppressions/${encodeURIComponent(email!)}`)).status).toBe(404);
+    expect((await api.get('/no-such-route')).status).toBe(404);
+    const { text } = await scrape(guarded.url, METRICS_TOKEN);
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/suppressions",status="200"\} 1/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/suppressions\/:suppression",status="404"\} 1/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} 1/);
+    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/suppressions",status="200"\}/);
+    expect(text).not.toContain(email!.split('@')[0]);
+  });
+
+  it('when scraped, then every metric of the service is listed, with queue depth for both queues and pool usage', async () => {
+    await events.queue.add('bounce', { probe: true }, { delay: 60_000 });
+    const { text } = await scrape(guarded.url, METRICS_TOKEN);
+    for (const name of [
+      'http_request_duration_seconds',
+      'suppression_events_processed_total',
+      'suppression_batch_entries_total',
+      'bullmq_queue_jobs',
+      'db_pool_connections_total',
+      'db_pool_connections_idle',
+      'db_pool_waiting_requests',
+      'rate_limit_rejections_total',
+      'rate_limit_redis_failures_total',
+    ]) {
+      expect(text).toContain(`# TYPE ${name} `);
+    }
+    expect(text).toMatch(/bullmq_queue_jobs\{queue="suppression-events",state="delayed"\} 1/);
+    expect(text).toMatch(/bullmq_queue_jobs\{queue="suppression-batches",state="waiting"\} 0/);
+    expect(text).toMatch(/db_pool_connections_total \d+/);
+  });
+
+  it('when the rate limiter reports, then its counters move', async () => {
+    metrics.rateLimitRejections.inc();
+    metrics.rateLimitRedisFailures.inc();
+    const { text } = await scrape(guarded.url, METRICS_TOKEN);
+    expect(text).toMatch(/^rate_limit_rejections_total [1-9]/m);
+    expect(text).toMatch(/^rate_limit_redis_failures_total [1-9]/m);
+  });
+});
+
+describe('queue dashboard at /admin/queues', () => {
+  const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+  async function open(url: string, authorization?: string, path = '/admin/queues'): Promise<Response> {
+    return fetch(`${url}${path}`, { headers: authorization ? { authorization } : {} });
+  }
+
+  it('when ADMIN_TOKEN is not set, then the path does not exist (404)', async () => {
+    const response = await open(server.url, `Bearer ${ADMIN_TOKEN}`);
+    expect(response.status).toBe(404);
+  });
+
+  it.each([
+    { what: 'no credentials', authorization: undefined },
+    { what: 'a wrong bearer token', authorization: 'Bearer not-the-token' },
+    { what: 'Basic auth with a wrong password', authorization: basic('admin', 'not-the-token') },
+    { what: 'the token as the Basic user name', authorization: basic(ADMIN_TOKEN, 'x') },
+  ])('when the request carries $what, then it answers 401 with a Basic challenge', async ({ authorization }) => {
+    const response = await open(guarded.url, authorization);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Basic realm="suppression-list"');
+  });
+
+  it.each([
+    { what: 'the bearer token', authorization: `Bearer ${ADMIN_TOKEN}` },
+    { what: 'Basic auth with the token as password (any user)', authorization: basic('anyone', ADMIN_TOKEN) },
+  ])('when the request carries $what, then the dashboard opens', async ({ authorization }) => {
+    const page = await open(guarded.url, authorization);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const api = await open(guarded.url, authorization, '/admin/queues/api/queues');
+    expect(api.status).toBe(200);
+    const names = ((await api.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name).sort();
+    expect(names).toStrictEqual([BATCHES_QUEUE, EVENTS_QUEUE].sort());
+  });
+});
+
+describe('request ids and logs', () => {
+  it('when x-request-id is sent, then it is echoed; when absent or unsafe, then one is made', async () => {
+    const given = await fetch(`${server.url}/health`, { headers: { 'x-request-id': 'req-123_abc' } });
+    expect(given.headers.get('x-request-id')).toBe('req-123_abc');
+    const made = await fetch(`${server.url}/health`);
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const unsafe = await fetch(`${server.url}/health`, { headers: { 'x-request-id': 'someone@example.com' } });
+    expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const long = await fetch(`${server.url}/health`, { headers: { 'x-request-id': 'a'.repeat(201) } });
+    expect(long.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('when requests are logged at info, then lines carry the id and route, and never an address or a token', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const logger = pino({ level: 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, sink);
+    const app = await startTestApp(database.db, { logger });
+    cleanups.push(() => app.close());
+    const key = await createAccountKey(database.db);
+    const [email] = uniqueEmails(1);
+    const api = apiClient(app.url, key.token);
+    await api.get(`/suppressions/${encodeURIComponent(email!)}`, { headers: { 'x-request-id': 'trace-me-1', cookie: 'session=secret-cookie' } });
+    await api.post('/suppressions', { email });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const logged = lines.join('\n');
+    expect(logged).toContain('"id":"trace-me-1"');
+    expect(logged).toContain('"route":"/suppressions/:suppression"');
+    for (const line of lines) expect(line.match(/"route":/g)?.length ?? 0).toBeLessThanOrEqual(1);
+    expect(logged).not.toContain(email!.split('@')[0]);
+    expect(logged).not.toContain(key.token);
+    expect(logged).not.toContain('secret-cookie');
+  });
+});
+
+describe('hardening', () => {
+  it("when any response is sent, then it carries helmet's headers", async () => {
+    for (const path of ['/health', '/suppressions', '/nowhere']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(response.headers.get('strict-transport-security')).toMatch(/max-age=/);
+      expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect(response.headers.get('x-powered-by')).toBeNull();
+    }
+  });
+
+  it('when a body is over 1 MB, then it answers 413 payload_too_large', async () => {
+    const key = await createAccountKey(database.db);
+    const response = await apiClient(server.url, key.token).post('/suppressions/batch/add', { emails: ['x'.repeat(1024 * 1024 + 10)] });
+    expect(response.status).toBe(413);
+    expect(response.body.name).toBe('payload_too_large');
+  });
+
+  it('when the server is created, then request and header timeouts are set', () => {
+    expect(server.server.requestTimeout).toBe(30_000);
+    expect(server.server.headersTimeout).toBe(10_000);
+  });
+
+  async function timedApiCall(db: Database): Promise<{ ms: number; status: number; name: string }> {
+    const app = await startTestApp(db);
+    cleanups.push(() => app.close());
+    const started = Date.now();
+    const response = await apiClient(app.url, 'sl_someTokenThatIsLongEnoughToLookReal0123456789').get('/suppressions');
+    return { ms: Date.now() - started, status: response.status, name: response.body.name };
+  }
+
+  it('when PostgreSQL is stopped (closed port), then a request answers 503 service_unavailable within 2 s', async () => {
+    const db = deadDatabase(`postgres://postgres@127.0.0.1:${await closedPort()}/postgres`);
+    cleanups.push(() => db.close());
+    const { ms, status, name } = await timedApiCall(db);
+    expect({ status, name }).toStrictEqual({ status: 503, name: 'service_unavailable' });
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it('when PostgreSQL accepts connections but never answers, then a request answers 503 within 2 s', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          silent.close(() => resolve());
+        }),
+    );
+    const { port } = silent.address() as net.AddressInfo;
+    const db = deadDatabase(`postgres://postgres@127.0.0.1:${port}/postgres`);
+    cleanups.push(() => db.close());
+    const { ms, status, name } = await timedApiCall(db);
+    expect({ status, name }).toStrictEqual({ status: 503, name: 'service_unavailable' });
+    expect(ms).toBeLessThan(2000);
+  });
+});
