@@ -92,7 +92,7 @@ export function opsRouter(options: OpsOptions): Router {
     .route('/ready')
     .get(async (_req, res) => {
       const [database, redisCheck] = await Promise.all([
-        check(() => db.pool.query('SELECT 1')),
+        check(() => db.ping()),
         redis ? check(() => redis.ping()) : Promise.resolve(undefined),
       ]);
       const checks = redisCheck === undefined ? { database } : { database, redis: redisCheck };

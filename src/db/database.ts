@@ -21,6 +21,8 @@ export interface DatabaseOptions {
 export interface Database extends Queryable {
   readonly pool: pg.Pool;
   withTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  /** Resolves when the server answers a trivial query (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,9 @@ export function createDatabase(options: DatabaseOptions): Database {
         // A client whose connection failed must not go back into the pool.
         client.release(broken !== undefined && isDatabaseUnavailable(broken));
       }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
     },
     async close() {
       await pool.end();
