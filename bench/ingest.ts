@@ -11,50 +11,20 @@
  * and REDIS_URL, as the service reads them.
  */
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Queue, Worker } from 'bullmq';
 import { loadConfig, type Config } from '../src/config.js';
-import { createDatabase, type Database } from '../src/db/database.js';
-import { createEventProducer } from '../src/events/event-producer.js';
-import { eventJobId } from '../src/events/job-id.js';
-import type { SuppressionEventInput } from '../src/events/event-schema.js';
 import { createLogger, type Logger } from '../src/logger.js';
-import { DEFAULT_JOB_OPTIONS, EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED } from '../src/queues.js';
-import { createRedis } from '../src/redis.js';
-import { startEventWorker, type EventWorker } from '../workers/event-worker.js';
-import { createAccounts, createBenchDatabase } from './support/bench-database.js';
 import { CleanupStack } from './support/cleanup.js';
-import { timeUntilCompleted, type CompletionTiming } from './support/completions.js';
-import { beforeDeadline, startDeadline, type Deadline } from './support/deadline.js';
-import { expectedOutcome, generateEvents } from './support/event-fixtures.js';
+import { startDeadline, type Deadline } from './support/deadline.js';
+import { INGEST_ACCOUNTS, measureIngest, type Phase, type Settings } from './support/ingest-measure.js';
 import { BenchUsageError, parseIntOptions } from './support/options.js';
 import { markdownTable, rate, seconds, writeResults } from './support/report.js';
-import { deletePrefix, freshPrefix } from './support/redis-prefix.js';
-import { verifyIngest } from './support/verify-ingest.js';
 
-const ACCOUNTS = 1000;
-const ENQUEUE_CHUNK = 1000;
+const ACCOUNTS = INGEST_ACCOUNTS;
 const TARGET_RATIO = 0.7;
 // Teardown after an abort gets this long before the process exits regardless.
 const CLEANUP_GRACE_MS = 30_000;
 const RESULTS_PATH = fileURLToPath(new URL('./results/ingest.json', import.meta.url));
-
-interface Settings {
-  events: number;
-  concurrency: number;
-  /** Undefined: the event worker's own default. */
-  batchSize: number | undefined;
-  batchDelayMs: number | undefined;
-  batchesInFlight: number | undefined;
-  poolSize: number;
-  timeoutS: number;
-}
-
-interface Phase {
-  enqueueMs: number;
-  run: CompletionTiming;
-}
 
 function readSettings(config: Config): Settings {
   const options = parseIntOptions({
@@ -78,116 +48,6 @@ function readSettings(config: Config): Settings {
   };
 }
 
-/** Runs `work` with a teardown of its own, so one phase's jobs and workers are gone before the next starts. */
-async function inPhase<T>(name: string, logger: Logger, work: (cleanup: CleanupStack) => Promise<T>): Promise<T> {
-  const cleanup = new CleanupStack();
-  try {
-    return await work(cleanup);
-  } finally {
-    for (const failure of await cleanup.runAll()) logger.warn(`${name} cleanup: ${failure}`);
-  }
-}
-
-/**
- * BullMQ alone: the same jobs (name, data size, job id, job options), the same worker options and
- * concurrency, an empty processor. The ceiling any processor on this queue can reach here.
- */
-async function measureBaseline(
-  config: Config,
-  settings: Settings,
-  events: readonly SuppressionEventInput[],
-  deadline: Deadline,
-  cleanup: CleanupStack,
-): Promise<Phase> {
-  const prefix = freshPrefix('noop');
-  const admin = createRedis(config.REDIS_URL, 'producer');
-  cleanup.push('quit admin connection', () => admin.quit());
-  cleanup.push(`delete ${prefix} keys`, () => deletePrefix(admin, prefix));
-
-  const queueConnection = createRedis(config.REDIS_URL, 'producer');
-  cleanup.push('quit queue connection', () => queueConnection.quit());
-  const queue = new Queue(EVENTS_QUEUE, { connection: queueConnection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
-  cleanup.push('close baseline queue', async () => {
-    await queue.obliterate({ force: true });
-    await queue.close();
-  });
-
-  const enqueueStart = performance.now();
-  for (let start = 0; start < events.length; start += ENQUEUE_CHUNK) {
-    const chunk = events.slice(start, start + ENQUEUE_CHUNK).map((event) => ({
-      name: 'bounce',
-      data: event,
-      opts: { jobId: eventJobId(event.account_id, event.event_id) },
-    }));
-    await beforeDeadline(deadline, queue.addBulk(chunk));
-  }
-  const enqueueMs = performance.now() - enqueueStart;
-
-  const workerConnection = createRedis(config.REDIS_URL, 'worker');
-  cleanup.push('quit worker connection', () => workerConnection.quit());
-  const timed = timeUntilCompleted(
-    'BullMQ no-op worker',
-    () =>
-      new Worker(EVENTS_QUEUE, () => Promise.resolve(), {
-        connection: workerConnection,
-        prefix,
-        concurrency: settings.concurrency,
-        removeOnComplete: KEEP_COMPLETED,
-        removeOnFail: KEEP_FAILED,
-      }),
-    events.length,
-    deadline.signal,
-  );
-  cleanup.push('close baseline worker', () => timed.worker.close());
-  return { enqueueMs, run: await timed.finished };
-}
-
-/** The real producer, the real event worker, the real database; timed the same way as the baseline. */
-async function measureService(
-  config: Config,
-  settings: Settings,
-  db: Database,
-  logger: Logger,
-  events: readonly SuppressionEventInput[],
-  deadline: Deadline,
-  cleanup: CleanupStack,
-): Promise<Phase> {
-  const prefix = freshPrefix('service');
-  const admin = createRedis(config.REDIS_URL, 'producer');
-  cleanup.push('quit admin connection', () => admin.quit());
-  cleanup.push(`delete ${prefix} keys`, () => deletePrefix(admin, prefix));
-
-  const producer = createEventProducer({ connection: config.REDIS_URL, prefix, chunkSize: ENQUEUE_CHUNK });
-  cleanup.push('close producer', () => producer.close());
-  const enqueueStart = performance.now();
-  await beforeDeadline(deadline, producer.publishMany(events));
-  const enqueueMs = performance.now() - enqueueStart;
-
-  const workerConnection = createRedis(config.REDIS_URL, 'worker');
-  cleanup.push('quit worker connection', () => workerConnection.quit());
-  let eventWorker: EventWorker | undefined;
-  const timed = timeUntilCompleted(
-    'event worker',
-    () => {
-      eventWorker = startEventWorker({
-        db,
-        logger,
-        connection: workerConnection,
-        prefix,
-        concurrency: settings.concurrency,
-        batchSize: settings.batchSize,
-        batchDelayMs: settings.batchDelayMs,
-        batchesInFlight: settings.batchesInFlight,
-      });
-      return eventWorker.worker;
-    },
-    events.length,
-    deadline.signal,
-  );
-  cleanup.push('close event worker', () => eventWorker?.close() ?? Promise.resolve());
-  return { enqueueMs, run: await timed.finished };
-}
-
 const TABLE_HEADER = ['run', 'jobs', 'enqueue s', 'process s', 'jobs/s', 'CPU µs/job', 'loop busy', 'retried'];
 
 function tableRow(name: string, phase: Phase): (string | number)[] {
@@ -205,32 +65,17 @@ function tableRow(name: string, phase: Phase): (string | number)[] {
 }
 
 async function run(config: Config, settings: Settings, logger: Logger, deadline: Deadline, cleanup: CleanupStack): Promise<boolean> {
-  const bench = await beforeDeadline(deadline, createBenchDatabase(config.DATABASE_URL, logger));
-  cleanup.push(`drop database ${bench.name}`, () => bench.drop());
-  const db = createDatabase({ url: bench.url, poolSize: settings.poolSize, logger, applicationName: 'bench-ingest' });
-  cleanup.push('close database pool', () => db.close());
-
-  const accountIds = await beforeDeadline(deadline, createAccounts(db, ACCOUNTS));
-  const events = generateEvents(accountIds, settings.events);
-  const expected = expectedOutcome(events);
-
   const delay = settings.batchDelayMs === undefined ? 'worker default' : `${settings.batchDelayMs} ms`;
   const batch =
     `batch size ${settings.batchSize ?? 'worker default'}, batch delay ${delay}, ` +
     `batches in flight ${settings.batchesInFlight ?? 'worker default'}`;
-  console.log(
-    `bench:ingest: ${settings.events} events over ${ACCOUNTS} accounts (${expected.suppressing} suppressing, ` +
-      `${expected.suppressions} distinct pairs); concurrency ${settings.concurrency}, ${batch}, pool ${settings.poolSize}; ` +
-      `database ${bench.name}; ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
+  const { expected, baseline, service, ratio, problems, warnings } = await measureIngest(config, settings, logger, deadline, cleanup, (info) =>
+    console.log(
+      `bench:ingest: ${settings.events} events over ${ACCOUNTS} accounts (${info.expected.suppressing} suppressing, ` +
+        `${info.expected.suppressions} distinct pairs); concurrency ${settings.concurrency}, ${batch}, pool ${settings.poolSize}; ` +
+        `database ${info.databaseName}; ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
+    ),
   );
-
-  const baseline = await inPhase('baseline', logger, (phaseCleanup) => measureBaseline(config, settings, events, deadline, phaseCleanup));
-  const service = await inPhase('service', logger, (phaseCleanup) =>
-    measureService(config, settings, db, logger, events, deadline, phaseCleanup),
-  );
-  const { problems, warnings } = await beforeDeadline(deadline, verifyIngest(db, expected));
-  const ratio = service.run.jobsPerSecond / baseline.run.jobsPerSecond;
-
   console.log('');
   console.log(markdownTable(TABLE_HEADER, [tableRow('BullMQ no-op worker', baseline), tableRow('event worker + PostgreSQL', service)]));
   console.log('');
@@ -256,6 +101,7 @@ async function run(config: Config, settings: Settings, logger: Logger, deadline:
   console.log(`figures written to ${RESULTS_PATH}`);
   return problems.length === 0;
 }
+
 
 async function main(): Promise<number> {
   const config = loadConfig();

@@ -1,0 +1,192 @@
+/**
+ * The measurement of bench:ingest, shared with `npm run bench`: the event worker's throughput (BullMQ +
+ * validation + PostgreSQL writes) against BullMQ with an empty processor, in one run, on a fresh
+ * database and fresh queue prefixes.
+ */
+import { performance } from 'node:perf_hooks';
+import { Queue, Worker } from 'bullmq';
+import type { Config } from '../../src/config.js';
+import { createDatabase, type Database } from '../../src/db/database.js';
+import { createEventProducer } from '../../src/events/event-producer.js';
+import { eventJobId } from '../../src/events/job-id.js';
+import type { SuppressionEventInput } from '../../src/events/event-schema.js';
+import type { Logger } from '../../src/logger.js';
+import { DEFAULT_JOB_OPTIONS, EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED } from '../../src/queues.js';
+import { createRedis } from '../../src/redis.js';
+import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';
+import { createAccounts, createBenchDatabase } from './bench-database.js';
+import { CleanupStack } from './cleanup.js';
+import { timeUntilCompleted, type CompletionTiming } from './completions.js';
+import { beforeDeadline, type Deadline } from './deadline.js';
+import { expectedOutcome, generateEvents, type ExpectedOutcome } from './event-fixtures.js';
+import { deletePrefix, freshPrefix } from './redis-prefix.js';
+import { verifyIngest } from './verify-ingest.js';
+
+export const INGEST_ACCOUNTS = 1000;
+const ENQUEUE_CHUNK = 1000;
+
+export interface Settings {
+  events: number;
+  concurrency: number;
+  /** Undefined: the event worker's own default. */
+  batchSize: number | undefined;
+  batchDelayMs: number | undefined;
+  batchesInFlight: number | undefined;
+  poolSize: number;
+  timeoutS: number;
+}
+
+export interface Phase {
+  enqueueMs: number;
+  run: CompletionTiming;
+}
+
+/** Runs `work` with a teardown of its own, so one phase's jobs and workers are gone before the next starts. */
+export async function inPhase<T>(name: string, logger: Logger, work: (cleanup: CleanupStack) => Promise<T>): Promise<T> {
+  const cleanup = new CleanupStack();
+  try {
+    return await work(cleanup);
+  } finally {
+    for (const failure of await cleanup.runAll()) logger.warn(`${name} cleanup: ${failure}`);
+  }
+}
+
+/**
+ * BullMQ alone: the same jobs (name, data size, job id, job options), the same worker options and
+ * concurrency, an empty processor. The ceiling any processor on this queue can reach here.
+ */
+async function measureBaseline(
+  config: Config,
+  settings: Settings,
+  events: readonly SuppressionEventInput[],
+  deadline: Deadline,
+  cleanup: CleanupStack,
+): Promise<Phase> {
+  const prefix = freshPrefix('noop');
+  const admin = createRedis(config.REDIS_URL, 'producer');
+  cleanup.push('quit admin connection', () => admin.quit());
+  cleanup.push(`delete ${prefix} keys`, () => deletePrefix(admin, prefix));
+
+  const queueConnection = createRedis(config.REDIS_URL, 'producer');
+  cleanup.push('quit queue connection', () => queueConnection.quit());
+  const queue = new Queue(EVENTS_QUEUE, { connection: queueConnection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+  cleanup.push('close baseline queue', async () => {
+    await queue.obliterate({ force: true });
+    await queue.close();
+  });
+
+  const enqueueStart = performance.now();
+  for (let start = 0; start < events.length; start += ENQUEUE_CHUNK) {
+    const chunk = events.slice(start, start + ENQUEUE_CHUNK).map((event) => ({
+      name: 'bounce',
+      data: event,
+      opts: { jobId: eventJobId(event.account_id, event.event_id) },
+    }));
+    await beforeDeadline(deadline, queue.addBulk(chunk));
+  }
+  const enqueueMs = performance.now() - enqueueStart;
+
+  const workerConnection = createRedis(config.REDIS_URL, 'worker');
+  cleanup.push('quit worker connection', () => workerConnection.quit());
+  const timed = timeUntilCompleted(
+    'BullMQ no-op worker',
+    () =>
+      new Worker(EVENTS_QUEUE, () => Promise.resolve(), {
+        connection: workerConnection,
+        prefix,
+        concurrency: settings.concurrency,
+        removeOnComplete: KEEP_COMPLETED,
+        removeOnFail: KEEP_FAILED,
+      }),
+    events.length,
+    deadline.signal,
+  );
+  cleanup.push('close baseline worker', () => timed.worker.close());
+  return { enqueueMs, run: await timed.finished };
+}
+
+/** The real producer, the real event worker, the real database; timed the same way as the baseline. */
+async function measureService(
+  config: Config,
+  settings: Settings,
+  db: Database,
+  logger: Logger,
+  events: readonly SuppressionEventInput[],
+  deadline: Deadline,
+  cleanup: CleanupStack,
+): Promise<Phase> {
+  const prefix = freshPrefix('service');
+  const admin = createRedis(config.REDIS_URL, 'producer');
+  cleanup.push('quit admin connection', () => admin.quit());
+  cleanup.push(`delete ${prefix} keys`, () => deletePrefix(admin, prefix));
+
+  const producer = createEventProducer({ connection: config.REDIS_URL, prefix, chunkSize: ENQUEUE_CHUNK });
+  cleanup.push('close producer', () => producer.close());
+  const enqueueStart = performance.now();
+  await beforeDeadline(deadline, producer.publishMany(events));
+  const enqueueMs = performance.now() - enqueueStart;
+
+  const workerConnection = createRedis(config.REDIS_URL, 'worker');
+  cleanup.push('quit worker connection', () => workerConnection.quit());
+  let eventWorker: EventWorker | undefined;
+  const timed = timeUntilCompleted(
+    'event worker',
+    () => {
+      eventWorker = startEventWorker({
+        db,
+        logger,
+        connection: workerConnection,
+        prefix,
+        concurrency: settings.concurrency,
+        batchSize: settings.batchSize,
+        batchDelayMs: settings.batchDelayMs,
+        batchesInFlight: settings.batchesInFlight,
+      });
+      return eventWorker.worker;
+    },
+    events.length,
+    deadline.signal,
+  );
+  cleanup.push('close event worker', () => eventWorker?.close() ?? Promise.resolve());
+  return { enqueueMs, run: await timed.finished };
+}
+
+
+export interface IngestMeasurement {
+  databaseName: string;
+  expected: ExpectedOutcome;
+  baseline: Phase;
+  service: Phase;
+  /** Service jobs/s over baseline jobs/s. */
+  ratio: number;
+  problems: string[];
+  warnings: string[];
+}
+
+/** Both phases on a fresh database (dropped by `cleanup`), then the database checked against the events. */
+export async function measureIngest(
+  config: Config,
+  settings: Settings,
+  logger: Logger,
+  deadline: Deadline,
+  cleanup: CleanupStack,
+  onReady: (info: { databaseName: string; expected: ExpectedOutcome }) => void = () => undefined,
+): Promise<IngestMeasurement> {
+  const bench = await beforeDeadline(deadline, createBenchDatabase(config.DATABASE_URL, logger));
+  cleanup.push(`drop database ${bench.name}`, () => bench.drop());
+  const db = createDatabase({ url: bench.url, poolSize: settings.poolSize, logger, applicationName: 'bench-ingest' });
+  cleanup.push('close database pool', () => db.close());
+
+  const accountIds = await beforeDeadline(deadline, createAccounts(db, INGEST_ACCOUNTS));
+  const events = generateEvents(accountIds, settings.events);
+  const expected = expectedOutcome(events);
+  onReady({ databaseName: bench.name, expected });
+
+  const baseline = await inPhase('baseline', logger, (phaseCleanup) => measureBaseline(config, settings, events, deadline, phaseCleanup));
+  const service = await inPhase('service', logger, (phaseCleanup) =>
+    measureService(config, settings, db, logger, events, deadline, phaseCleanup),
+  );
+  const { problems, warnings } = await beforeDeadline(deadline, verifyIngest(db, expected));
+  const ratio = service.run.jobsPerSecond / baseline.run.jobsPerSecond;
+  return { databaseName: bench.name, expected, baseline, service, ratio, problems, warnings };
+}

@@ -1,0 +1,67 @@
+import { describe, expect, inject, it } from 'vitest';
+import { startDeadline } from '../../bench/support/deadline.js';
+import { markdownTable } from '../../bench/support/report.js';
+import { QUICK_SIZES, runSuite, SUMMARY_HEADER, summaryRows, type SuiteSizes } from '../../bench/support/suite.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+
+// `npm run bench -- --quick`'s building blocks on tiny sizes: the bench must keep running, whatever the speed.
+const TINY: SuiteSizes = {
+  quick: true,
+  api: {
+    ...QUICK_SIZES.api,
+    lookupRows: 2000,
+    accounts: 20,
+    keyedAccounts: 5,
+    listRows: 2000,
+    connections: 5,
+    warmupS: 0,
+    loadS: 1,
+    listRequests: 5,
+    batchConnections: 2,
+    batchS: 1,
+  },
+  ingestEvents: 500,
+  importAddresses: 2000,
+};
+
+describe('bench building blocks', () => {
+  it('runs every block and reports positive figures in the latest.json shape', { timeout: 60_000 }, async () => {
+    const config = loadConfig({ ...process.env, DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl') });
+    const deadline = startDeadline(55_000, 'bench blocks test');
+    try {
+      const results = await runSuite(config, TINY, createLogger('silent'), deadline);
+      expect(Object.keys(results).sort()).toEqual(
+        ['batch_add', 'cpus', 'import', 'ingest', 'list', 'lookup', 'node', 'quick', 'service_peak_rss_mb', 'when'].sort(),
+      );
+      expect(Object.keys(results.lookup).sort()).toEqual(['baseline_p99_ms', 'baseline_rps', 'p50_ms', 'p99_ms', 'ratio', 'rps'].sort());
+      expect(Object.keys(results.list).sort()).toEqual(['deep_page_p50_ms', 'first_page_p50_ms', 'ratio'].sort());
+      expect(Object.keys(results.ingest).sort()).toEqual(['baseline_jobs_per_s', 'events', 'events_per_s', 'ratio'].sort());
+      expect(Object.keys(results.import).sort()).toEqual(['addresses', 'addresses_per_s', 'peak_rss_mb'].sort());
+      expect(results.quick).toBe(true);
+      expect(results.ingest.events).toBe(500);
+      expect(results.import.addresses).toBe(2000);
+      const figures = [
+        results.lookup.rps,
+        results.lookup.baseline_rps,
+        results.lookup.p99_ms,
+        results.lookup.baseline_p99_ms,
+        results.lookup.ratio,
+        results.list.first_page_p50_ms,
+        results.list.deep_page_p50_ms,
+        results.list.ratio,
+        results.batch_add.addresses_per_s,
+        results.ingest.events_per_s,
+        results.ingest.baseline_jobs_per_s,
+        results.ingest.ratio,
+        results.import.addresses_per_s,
+        results.import.peak_rss_mb,
+        results.service_peak_rss_mb,
+      ];
+      for (const figure of figures) expect(figure).toBeGreaterThan(0);
+      expect(markdownTable(SUMMARY_HEADER, summaryRows(results))).toContain('| lookup');
+    } finally {
+      deadline.clear();
+    }
+  });
+});
