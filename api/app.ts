@@ -82,8 +82,9 @@ export function createApp(options: AppOptions): Express {
     '/suppressions',
     authenticate(options.db, options.logger, options.authCacheTtlMs ?? 5000),
     rateLimited,
-    // Resend's SDKs send `Content-Type: application/json` on bodiless GET and DELETE; the parser skips those.
-    express.json({ limit: bodyLimit, strict: true }),
+    // Only POSTs carry bodies. Resend's SDKs send `Content-Type: application/json` on bodiless
+    // GET and DELETE too; those skip the parser.
+    onlyForPost(express.json({ limit: bodyLimit, strict: true })),
     idempotent,
     suppressionsRouter(options.db),
   );
@@ -91,6 +92,10 @@ export function createApp(options: AppOptions): Express {
   app.use(notFound);
   app.use(errorHandler(options.logger, bodyLimit));
   return app;
+}
+
+function onlyForPost(handler: RequestHandler): RequestHandler {
+  return (req, res, next) => (req.method === 'POST' ? handler(req, res, next) : next());
 }
 
 /** Rate limiting and idempotency keys, both kept in Redis; neither is mounted without a client. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../../src/logger.js';
 import { routePatternOf } from './route-pattern.js';
@@ -28,7 +28,14 @@ export function requestIdFor(req: IncomingMessage, res: ServerResponse): string 
  * carries the route pattern and a URL with email addresses replaced; headers are not logged, and
  * the logger redacts authorization, cookies and tokens wherever they appear.
  */
-export function requestLogging(logger: Logger) {
+export function requestLogging(logger: Logger): RequestHandler {
+  // Below info no request line is ever written: keep the request id, skip the per-request logger.
+  if (!logger.isLevelEnabled('info')) {
+    return (req, res, next) => {
+      requestIdFor(req, res);
+      next();
+    };
+  }
   return pinoHttp({
     logger,
     genReqId: requestIdFor,
