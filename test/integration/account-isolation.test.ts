@@ -1,26 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../api/server.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { apiClient, createAccountKey, startTestApp, uniqueEmails, type ApiClient, type ApiResponse } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { apiClient, createAccountKey, uniqueEmails, type ApiClient, type ApiResponse, useTestApp } from '../support/test-app.js';
 
-let database: TestDatabase;
-let server: RunningServer;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  server = await startTestApp(database.db);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await database?.drop();
-});
+const app = useTestApp();
 
 /** Two brand-new accounts, each with its own full-access key. */
 async function twoAccounts(): Promise<{ owner: ApiClient; other: ApiClient }> {
-  const [ownerKey, otherKey] = await Promise.all([createAccountKey(database.db), createAccountKey(database.db)]);
+  const [ownerKey, otherKey] = await Promise.all([createAccountKey(app.database.db), createAccountKey(app.database.db)]);
   expect(ownerKey.accountId).not.toBe(otherKey.accountId);
-  return { owner: apiClient(server.url, ownerKey.token), other: apiClient(server.url, otherKey.token) };
+  return { owner: apiClient(app.server.url, ownerKey.token), other: apiClient(app.server.url, otherKey.token) };
 }
 
 /** Adds addresses one request at a time so that their ids (and so their order) are distinct. */

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../api/server.js';
 import type { ExportFormat } from '../../cli/export/export-formats.js';
 import { writeExport, type ExportResult } from '../../cli/export/write-export.js';
 import { ensureAccount } from '../../src/db/account-repository.js';
@@ -14,24 +13,12 @@ import { newId } from '../../src/domain/ids.js';
 import type { Origin, Suppression } from '../../src/domain/suppression.js';
 import { ServiceUnavailableError } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
-import { apiClient, createAccountKey, startTestApp, uniqueEmails } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { apiClient, createAccountKey, uniqueEmails, useTestApp } from '../support/test-app.js';
 
 const HEADER = 'id,email,origin,source_id,created_at';
 const LARGE = 5_200;
 
-let database: TestDatabase;
-let server: RunningServer;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  server = await startTestApp(database.db);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await database?.drop();
-});
+const app = useTestApp();
 
 interface Seeded {
   id: string;
@@ -41,7 +28,7 @@ interface Seeded {
 }
 
 async function newAccountId(): Promise<string> {
-  return (await ensureAccount(database.db, `export-${randomUUID()}`)).id;
+  return (await ensureAccount(app.database.db, `export-${randomUUID()}`)).id;
 }
 
 /** Adds one entry per origin given, oldest first, each in its own statement (and so its own created_at). */
@@ -50,7 +37,7 @@ async function seedOneByOne(accountId: string, origins: readonly Origin[]): Prom
   const seeded: Seeded[] = [];
   for (const [index, origin] of origins.entries()) {
     const entry = { id: newId(), email: emails[index]!, origin, sourceId: origin === 'manual' ? null : randomUUID() };
-    await addSuppressions(database.db, accountId, [entry]);
+    await addSuppressions(app.database.db, accountId, [entry]);
     seeded.push(entry);
   }
   return seeded;
@@ -63,12 +50,12 @@ async function seedMany(accountId: string, count: number): Promise<Seeded[]> {
     const origin = origins[index % 3]!;
     return { id: newId(), email, origin, sourceId: origin === 'manual' ? null : randomUUID() };
   });
-  await addSuppressions(database.db, accountId, entries);
+  await addSuppressions(app.database.db, accountId, entries);
   return entries;
 }
 
 async function createdAtOf(accountId: string): Promise<Map<string, string>> {
-  const { rows } = await database.db.query<{ id: string; created_at: Date }>({
+  const { rows } = await app.database.db.query<{ id: string; created_at: Date }>({
     text: 'SELECT id, created_at FROM suppressions WHERE account_id = $1',
     values: [accountId],
   });
@@ -93,7 +80,7 @@ async function exportText(
   query: Partial<ExportQuery> = {},
 ): Promise<{ text: string; result: ExportResult }> {
   const out = collector();
-  const result = await writeExport(streamSuppressions(database.db, { accountId, ...query }), out.stream, format);
+  const result = await writeExport(streamSuppressions(app.database.db, { accountId, ...query }), out.stream, format);
   return { text: out.text(), result };
 }
 
@@ -101,9 +88,9 @@ const lines = (text: string): string[] => text.split('\n').slice(0, -1);
 
 /** Checked-out clients of the test pool, and sessions of the test database left inside a transaction. */
 async function leftOpen(): Promise<{ checkedOut: number; idleInTransaction: number }> {
-  const { pool } = database.db;
+  const { pool } = app.database.db;
   const checkedOut = pool.totalCount - pool.idleCount;
-  const { rows } = await database.db.query<{ count: number }>({
+  const { rows } = await app.database.db.query<{ count: number }>({
     text: `SELECT count(*)::int AS count FROM pg_stat_activity
            WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
   });
@@ -154,7 +141,7 @@ describe('export as CSV', () => {
     const [mine, theirs] = [await newAccountId(), await newAccountId()];
     const own = await seedOneByOne(mine, ['manual', 'bounce']);
     await addSuppressions(
-      database.db,
+      app.database.db,
       theirs,
       own.map((entry) => ({ ...entry, id: newId(), origin: 'complaint' as const })),
     );
@@ -169,11 +156,11 @@ describe('export as CSV', () => {
 
 describe('export as NDJSON', () => {
   it('when exported as NDJSON, then each line is the entry exactly as GET /suppressions lists it', async () => {
-    const key = await createAccountKey(database.db);
+    const key = await createAccountKey(app.database.db);
     await seedOneByOne(key.accountId, ['complaint', 'manual', 'bounce']);
 
     const { text } = await exportText(key.accountId, 'ndjson');
-    const listed = await apiClient(server.url, key.token).get('/suppressions?limit=100');
+    const listed = await apiClient(app.server.url, key.token).get('/suppressions?limit=100');
 
     expect(listed.status).toBe(200);
     expect(listed.body.data).toHaveLength(3);
@@ -210,7 +197,7 @@ describe('large lists, slow readers and early stops', () => {
   it('when the destination stops taking data, then the export reads no further ahead, and closing it releases the client', async () => {
     let pulled = 0;
     async function* counting(): AsyncGenerator<Suppression> {
-      for await (const entry of streamSuppressions(database.db, { accountId })) {
+      for await (const entry of streamSuppressions(app.database.db, { accountId })) {
         pulled += 1;
         yield entry;
       }
@@ -243,21 +230,21 @@ describe('large lists, slow readers and early stops', () => {
       },
     });
 
-    const result = await writeExport(streamSuppressions(database.db, { accountId }), head, 'ndjson');
+    const result = await writeExport(streamSuppressions(app.database.db, { accountId }), head, 'ndjson');
 
     expect(writes).toBe(1);
     expect(result.complete).toBe(false);
     expect(result.exported).toBeLessThan(LARGE);
     expect(await leftOpen()).toEqual({ checkedOut: 0, idleInTransaction: 0 });
     // The client went back as it was taken: no transaction, the pool's own statement timeout.
-    const { rows } = await database.db.query<{ statement_timeout: string }>({ text: 'SHOW statement_timeout' });
+    const { rows } = await app.database.db.query<{ statement_timeout: string }>({ text: 'SHOW statement_timeout' });
     expect(rows[0]!.statement_timeout).toBe('10s');
     expect((await exportText(accountId, 'csv', { origin: 'manual' })).result.complete).toBe(true);
   });
 
   it('when the consumer breaks out of the loop, then the client is released', async () => {
     let seen = 0;
-    for await (const entry of streamSuppressions(database.db, { accountId, batchSize: 50 })) {
+    for await (const entry of streamSuppressions(app.database.db, { accountId, batchSize: 50 })) {
       expect(entry.accountId).toBe(accountId);
       seen += 1;
       if (seen === 120) break;
@@ -274,7 +261,7 @@ describe('a reader slower than the statement timeout, and a lost connection', ()
     accountId = await newAccountId();
     await seedMany(accountId, 3_000);
     db = createDatabase({
-      url: database.url,
+      url: app.database.url,
       poolSize: 2,
       logger: createLogger('silent'),
       statementTimeoutMs: 200,
@@ -301,7 +288,7 @@ describe('a reader slower than the statement timeout, and a lost connection', ()
     try {
       expect((await entries.next()).done).toBe(false);
       // Between two reads of the cursor the session is "active": the portal is open, no Sync sent.
-      const { rows } = await database.db.query<{ terminated: boolean }>({
+      const { rows } = await app.database.db.query<{ terminated: boolean }>({
         text: `SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity
                WHERE application_name = 'export-test-short-timeout' AND query LIKE 'SELECT id, account_id, email%'`,
       });
@@ -328,7 +315,7 @@ function runCli(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['tsx', 'cli/main.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: database.url },
+      env: { ...process.env, DATABASE_URL: app.database.url },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -347,9 +334,9 @@ function runCli(
 describe('the export command', () => {
   it('when run as a process with --format ndjson, then stdout holds the entries alone and the summary goes to stderr', async () => {
     const name = `export-cli-${randomUUID()}`;
-    const key = await issueApiKey(database.db, { accountName: name, permission: 'full_access', name: 'test' });
+    const key = await issueApiKey(app.database.db, { accountName: name, permission: 'full_access', name: 'test' });
     await seedOneByOne(key.accountId, ['bounce', 'complaint', 'manual']);
-    const listed = await apiClient(server.url, key.token).get('/suppressions');
+    const listed = await apiClient(app.server.url, key.token).get('/suppressions');
 
     const run = await runCli(['export', '--account', name, '--format', 'ndjson']);
 

@@ -13,26 +13,14 @@ import {
   startTestApp,
   uniqueEmails,
   type ApiClient,
-  type ApiResponse,
-} from '../support/test-app.js';
+  type ApiResponse, useTestApp } from '../support/test-app.js';
 
-let database: TestDatabase;
-let server: RunningServer;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  server = await startTestApp(database.db);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await database?.drop();
-});
+const app = useTestApp();
 
 /** A client for a brand-new account with full access. */
 async function newApi(): Promise<ApiClient> {
-  const key = await createAccountKey(database.db);
-  return apiClient(server.url, key.token);
+  const key = await createAccountKey(app.database.db);
+  return apiClient(app.server.url, key.token);
 }
 
 /** The one error shape: exactly `{statusCode, name, message}`, as JSON, with statusCode equal to the HTTP status. */
@@ -53,7 +41,7 @@ function sleep(ms: number): Promise<void> {
 
 describe('401 missing_api_key', () => {
   it('when no Authorization header is sent, then it answers 401 missing_api_key', async () => {
-    const response = await apiClient(server.url, null).get('/suppressions');
+    const response = await apiClient(app.server.url, null).get('/suppressions');
     expectError(response, 401, 'missing_api_key');
   });
 
@@ -63,12 +51,12 @@ describe('401 missing_api_key', () => {
     { scheme: 'Bearer with two words', header: 'Bearer sl_one sl_two' },
     { scheme: 'a bare token', header: 'sl_abcdefghijklmnopqrstuvwxyz0123456789' },
   ])('when the header is $scheme, then it answers 401 missing_api_key', async ({ header }) => {
-    const response = await apiClient(server.url, null).get('/suppressions', { headers: { authorization: header } });
+    const response = await apiClient(app.server.url, null).get('/suppressions', { headers: { authorization: header } });
     expectError(response, 401, 'missing_api_key');
   });
 
   it('when a write comes without a key, then it answers 401 before the body is even looked at', async () => {
-    const response = await apiClient(server.url, null).post('/suppressions/batch/add', { emails: ['not-an-address'] });
+    const response = await apiClient(app.server.url, null).post('/suppressions/batch/add', { emails: ['not-an-address'] });
     expectError(response, 401, 'missing_api_key');
   });
 });
@@ -80,46 +68,46 @@ describe('401 restricted_api_key', () => {
     { method: 'DELETE', path: '/suppressions/someone@example.com' },
     { method: 'POST', path: '/suppressions/batch/remove' },
   ])('when a sending_access key calls $method $path, then it answers 401 restricted_api_key', async ({ method, path }) => {
-    const key = await createAccountKey(database.db, 'sending_access');
-    const response = await apiClient(server.url, key.token).request(method, path, method === 'POST' ? { body: { ids: [newId()] } } : {});
+    const key = await createAccountKey(app.database.db, 'sending_access');
+    const response = await apiClient(app.server.url, key.token).request(method, path, method === 'POST' ? { body: { ids: [newId()] } } : {});
     expectError(response, 401, 'restricted_api_key');
   });
 
   it('when a sending_access key tries to add an address, then it answers 401 and nothing is written', async () => {
     const accountName = `account-${randomUUID()}`;
-    const sending = await issueApiKey(database.db, { accountName, permission: 'sending_access', name: 'sending' });
-    const full = await issueApiKey(database.db, { accountName, permission: 'full_access', name: 'full' });
+    const sending = await issueApiKey(app.database.db, { accountName, permission: 'sending_access', name: 'sending' });
+    const full = await issueApiKey(app.database.db, { accountName, permission: 'full_access', name: 'full' });
     expect(full.accountId).toBe(sending.accountId);
     const [email] = uniqueEmails(1);
-    const response = await apiClient(server.url, sending.token).post('/suppressions', { email });
+    const response = await apiClient(app.server.url, sending.token).post('/suppressions', { email });
     expectError(response, 401, 'restricted_api_key');
-    const list = await apiClient(server.url, full.token).get('/suppressions');
+    const list = await apiClient(app.server.url, full.token).get('/suppressions');
     expect(list.body.data).toEqual([]);
   });
 });
 
 describe('403 invalid_api_key', () => {
   it('when the token is unknown, then it answers 403 invalid_api_key', async () => {
-    const response = await apiClient(server.url, `sl_${randomUUID().replace(/-/g, '')}`).get('/suppressions');
+    const response = await apiClient(app.server.url, `sl_${randomUUID().replace(/-/g, '')}`).get('/suppressions');
     expectError(response, 403, 'invalid_api_key');
   });
 
   it('when a key is revoked before it was ever used, then its first request answers 403', async () => {
-    const key = await createAccountKey(database.db);
-    expect(await revokeApiKey(database.db, key.keyId)).toBe(true);
-    const response = await apiClient(server.url, key.token).get('/suppressions');
+    const key = await createAccountKey(app.database.db);
+    expect(await revokeApiKey(app.database.db, key.keyId)).toBe(true);
+    const response = await apiClient(app.server.url, key.token).get('/suppressions');
     expectError(response, 403, 'invalid_api_key');
   });
 
   it('when a key in use is revoked, then it answers 403 once the key cache entry expires', async () => {
     // With the default cache (5 s) the first request after revocation may still be served from the
     // cache; an app with a 100 ms cache shows the expiry itself without a long wait.
-    const shortCache = await startTestApp(database.db, { authCacheTtlMs: 100 });
+    const shortCache = await startTestApp(app.database.db, { authCacheTtlMs: 100 });
     try {
-      const key = await createAccountKey(database.db);
+      const key = await createAccountKey(app.database.db);
       const api = apiClient(shortCache.url, key.token);
       expect((await api.get('/suppressions')).status).toBe(200);
-      expect(await revokeApiKey(database.db, key.keyId)).toBe(true);
+      expect(await revokeApiKey(app.database.db, key.keyId)).toBe(true);
 
       const deadline = Date.now() + 2000;
       let response = await api.get('/suppressions');
@@ -391,7 +379,7 @@ describe('503 service_unavailable when the database is unreachable', () => {
     { route: 'GET /suppressions/{id}', method: 'GET', path: `/suppressions/${newId()}`, body: undefined },
     { route: 'POST /suppressions/batch/add', method: 'POST', path: '/suppressions/batch/add', body: { emails: ['a@example.com'] } },
   ])('when $route is called, then it answers 503 quickly instead of hanging', async ({ method, path, body }) => {
-    // Any token will do: looking the key up already needs the database.
+    // Any token will do: looking the key up already needs the app.database.
     const api = apiClient(down.url, `sl_${randomUUID()}`);
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const started = performance.now();

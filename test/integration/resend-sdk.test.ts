@@ -1,34 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { Resend } from 'resend';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../api/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { generateToken } from '../../src/domain/api-key-token.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Origin } from '../../src/domain/suppression.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { createAccountKey, startTestApp, uniqueEmails } from '../support/test-app.js';
+import { createAccountKey, uniqueEmails, useTestApp } from '../support/test-app.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-let database: TestDatabase;
-let server: RunningServer;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  server = await startTestApp(database.db);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await database?.drop();
-});
+const app = useTestApp();
 
 /** Resend's own SDK, pointed at our server, for a brand-new account. */
 async function newClient(): Promise<{ resend: Resend; accountId: string }> {
-  const key = await createAccountKey(database.db);
-  return { resend: new Resend(key.token, { baseUrl: server.url }), accountId: key.accountId };
+  const key = await createAccountKey(app.database.db);
+  return { resend: new Resend(key.token, { baseUrl: app.server.url }), accountId: key.accountId };
 }
 
 /** The data of a successful SDK call; fails the test when the SDK reports an error. */
@@ -146,7 +133,7 @@ describe('listing through the SDK', () => {
     const manualNewestFirst: string[] = [];
     for (const [index, email] of emails.entries()) {
       const origin = origins[index % 3]!;
-      const [added] = await addSuppressions(database.db, accountId, [
+      const [added] = await addSuppressions(app.database.db, accountId, [
         { id: newId(), email, origin, sourceId: origin === 'manual' ? null : newId() },
       ]);
       if (origin === 'manual') manualNewestFirst.unshift(added!.id);
@@ -262,15 +249,15 @@ describe('errors parsed by the SDK', () => {
   });
 
   it('when the key is unknown, then the SDK reports invalid_api_key with status 403', async () => {
-    const resend = new Resend(generateToken(), { baseUrl: server.url });
+    const resend = new Resend(generateToken(), { baseUrl: app.server.url });
     const response = await resend.suppressions.list();
     expect(response.data).toBeNull();
     expect(response.error).toEqual({ statusCode: 403, name: 'invalid_api_key', message: expect.any(String) });
   });
 
   it('when the key may only send, then the SDK reports restricted_api_key with status 401', async () => {
-    const key = await createAccountKey(database.db, 'sending_access');
-    const resend = new Resend(key.token, { baseUrl: server.url });
+    const key = await createAccountKey(app.database.db, 'sending_access');
+    const resend = new Resend(key.token, { baseUrl: app.server.url });
     const response = await resend.suppressions.list();
     expect(response.error).toEqual({ statusCode: 401, name: 'restricted_api_key', message: expect.any(String) });
   });

@@ -1,31 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../api/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Origin } from '../../src/domain/suppression.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { apiClient, createAccountKey, startTestApp, uniqueEmails, type ApiClient } from '../support/test-app.js';
+import { apiClient, createAccountKey, uniqueEmails, type ApiClient, useTestApp } from '../support/test-app.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-let database: TestDatabase;
-let server: RunningServer;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  server = await startTestApp(database.db);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await database?.drop();
-});
+const app = useTestApp();
 
 /** A client for a brand-new account, so each test sees only its own entries. */
 async function newAccount(): Promise<{ api: ApiClient; accountId: string }> {
-  const key = await createAccountKey(database.db);
-  return { api: apiClient(server.url, key.token), accountId: key.accountId };
+  const key = await createAccountKey(app.database.db);
+  return { api: apiClient(app.server.url, key.token), accountId: key.accountId };
 }
 
 /** Adds addresses one request at a time so that their ids (and so their order) are distinct. */
@@ -177,7 +164,7 @@ describe('adding what is already there', () => {
   it('when an address is added again, then it keeps its id, origin and created_at', async () => {
     const { api, accountId } = await newAccount();
     const [email] = uniqueEmails(1);
-    const [first] = await addSuppressions(database.db, accountId, [
+    const [first] = await addSuppressions(app.database.db, accountId, [
       { id: newId(), email: email!, origin: 'bounce', sourceId: newId() },
     ]);
     const before = (await api.get(`/suppressions/${first!.id}`)).body;
@@ -308,7 +295,7 @@ describe('pagination', () => {
     const bounceIds: string[] = [];
     for (const [index, email] of emails.entries()) {
       const origin = origins[index % 3]!;
-      const [added] = await addSuppressions(database.db, accountId, [
+      const [added] = await addSuppressions(app.database.db, accountId, [
         { id: newId(), email, origin, sourceId: origin === 'manual' ? null : newId() },
       ]);
       if (origin === 'bounce') bounceIds.unshift(added!.id);

@@ -1,14 +1,35 @@
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp, type AppOptions } from '../../api/app.js';
 import { listen, type RunningServer } from '../../api/server.js';
 import { issueApiKey, type IssuedApiKey } from '../../src/db/api-key-repository.js';
 import type { Database } from '../../src/db/database.js';
 import type { Permission } from '../../src/domain/api-key-token.js';
 import { createLogger } from '../../src/logger.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 /** The real app on a free port of 127.0.0.1. */
 export async function startTestApp(db: Database, options: Partial<AppOptions> = {}): Promise<RunningServer> {
   return listen(createApp({ db, logger: createLogger('silent'), ...options }), '127.0.0.1', 0);
+}
+
+export interface TestApp {
+  readonly database: TestDatabase;
+  readonly server: RunningServer;
+}
+
+/** For the whole test file: a database of its own, and the real app serving it on a free port. */
+export function useTestApp(): TestApp {
+  const app = {} as { database: TestDatabase; server: RunningServer };
+  beforeAll(async () => {
+    app.database = await createTestDatabase();
+    app.server = await startTestApp(app.database.db);
+  });
+  afterAll(async () => {
+    await app.server?.close();
+    await app.database?.drop();
+  });
+  return app;
 }
 
 /** A new account of its own, with one key. */
