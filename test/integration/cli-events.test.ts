@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
@@ -20,6 +19,7 @@ import { createEventProducer, type EventProducer } from '../../src/events/event-
 import type { SuppressionEventInput } from '../../src/events/event-schema.js';
 import { eventJobId } from '../../src/events/job-id.js';
 import { EVENTS_QUEUE } from '../../src/queues.js';
+import { runCli, type CliRun } from '../support/run-cli.js';
 import { createTestQueue, settled, type TestQueue } from '../support/test-queue.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -140,7 +140,7 @@ describe('events publish', () => {
   it('when the CLI reads NDJSON on stdin, then it queues the valid lines, reports the bad one and exits 1', async () => {
     const first = event();
     const second = event({ type: 'bounce', bounce: { type: 'undetermined' } });
-    const run = await runCli(['events', 'publish', '-'], published.prefix, ndjson([first, '{oops', second]));
+    const run = await runEventsCli(['events', 'publish', '-'], published.prefix, ndjson([first, '{oops', second]));
 
     expect(run.stdout).toBe('Queued 2 events from 3 lines; 1 invalid line not queued.\n');
     expect(run.stderr).toMatch(/^line 2: malformed JSON: .+$/m);
@@ -152,21 +152,9 @@ describe('events publish', () => {
   });
 });
 
-/** Runs the real CLI; resolves when it exits (by itself: nothing may keep it open). */
-function runCli(args: string[], prefix: string, stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'cli/main.ts', ...args], {
-      env: { ...process.env, REDIS_URL: published.redisUrl, QUEUE_PREFIX: prefix },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+/** The real CLI on a test prefix. */
+function runEventsCli(args: string[], prefix: string, stdin = ''): Promise<CliRun> {
+  return runCli(args, { REDIS_URL: published.redisUrl, QUEUE_PREFIX: prefix }, stdin);
 }
 
 /** Adds the events and lets a worker fail each of them for good with `reason <job id>`. */
@@ -303,7 +291,7 @@ describe('events failed and events retry', () => {
   });
 
   it('when the CLI lists failed events as JSON, then it prints one object per line and exits 0', async () => {
-    const run = await runCli(['events', 'failed', '--json', '--limit', '2'], failing.prefix);
+    const run = await runEventsCli(['events', 'failed', '--json', '--limit', '2'], failing.prefix);
 
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));

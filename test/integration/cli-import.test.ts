@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { newId } from '../../src/domain/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { BATCHES_QUEUE } from '../../src/queues.js';
 import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.js';
+import { runCli, type CliRun } from '../support/run-cli.js';
 import { uniqueEmails } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { createTestQueue, eventually, type TestQueue } from '../support/test-queue.js';
@@ -379,21 +379,9 @@ describe('cli remove', () => {
   });
 });
 
-/** Runs the real CLI; resolves when it exits (by itself: nothing may keep it open). */
-function runCli(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'cli/main.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: database.url, REDIS_URL: batches.redisUrl, QUEUE_PREFIX: batches.prefix },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+/** The real CLI against this file's database and queue prefix. */
+function runListCli(args: string[], stdin: string): Promise<CliRun> {
+  return runCli(args, { DATABASE_URL: database.url, REDIS_URL: batches.redisUrl, QUEUE_PREFIX: batches.prefix }, stdin);
 }
 
 describe('the CLI process', () => {
@@ -403,7 +391,7 @@ describe('the CLI process', () => {
 
     const list = ['email', ...emails, 'broken@', emails[0]].join('\n');
 
-    const result = await runCli(['import', '-', '--account', account.name, '--wait'], list);
+    const result = await runListCli(['import', '-', '--account', account.name, '--wait'], list);
 
     expect(result.stderr).toMatch(/^line 5: "broken@" is not a valid email address$/m);
     expect(result.stdout).toMatch(/^Import into account ".+" \(.+\) finished: 1 job\.$/m);
@@ -416,7 +404,7 @@ describe('the CLI process', () => {
   }, 30_000);
 
   it('when the account does not exist, then it says so and exits 1 before reading anything', async () => {
-    const result = await runCli(['import', '-', '--account', 'no-such-account'], 'someone@example.com\n');
+    const result = await runListCli(['import', '-', '--account', 'no-such-account'], 'someone@example.com\n');
 
     expect(result.stderr).toContain('error: No account named or with id "no-such-account".\n');
     expect(result.stdout).toBe('');
