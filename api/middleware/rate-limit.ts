@@ -1,9 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { RateLimitExceededError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import { callerOf } from './authenticate.js';
+import { LeasedRateLimiter, type Admission } from './rate-limit-leases.js';
 
 export interface RateLimiterOptions {
   /** A fail-fast ('request' role) client: commands fail at once while Redis is away. */
@@ -33,43 +34,47 @@ function setHeaders(res: Response, limit: number, remaining: number, resetSecond
 
 /**
  * Per-account rate limiting kept in Redis (a fixed one-second window of `pointsPerSecond`), so the
- * limit holds across processes. Mount it after `authenticate`. Every response carries
- * `ratelimit-limit`, `ratelimit-remaining` and `ratelimit-reset` (whole seconds); over the limit it
- * answers 429 `rate_limit_exceeded` with `retry-after`. When Redis cannot be reached the request is
- * served (fails open): the failure is logged and reported through `onRedisFailure`.
+ * limit holds across processes; Redis is asked once per lease of points, not once per request (see
+ * `LeasedRateLimiter`). Mount it after `authenticate`. Every response carries `ratelimit-limit`,
+ * `ratelimit-remaining` and `ratelimit-reset` (whole seconds); over the limit it answers 429
+ * `rate_limit_exceeded` with `retry-after`. When Redis cannot be reached the request is served
+ * (fails open): the failure is logged and reported through `onRedisFailure`.
  */
 export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
   const limit = options.pointsPerSecond;
-  const limiter = new RateLimiterRedis({
-    storeClient: options.redis,
-    keyPrefix: `${options.keyPrefix ?? 'sl:'}ratelimit`,
-    points: limit,
-    duration: 1,
-    // Do not wait for a reconnect: answer from the error path at once.
-    rejectIfRedisNotReady: true,
-  });
+  const limiter = new LeasedRateLimiter(
+    new RateLimiterRedis({
+      storeClient: options.redis,
+      keyPrefix: `${options.keyPrefix ?? 'sl:'}ratelimit`,
+      points: limit,
+      duration: 1,
+      // Do not wait for a reconnect: answer from the error path at once.
+      rejectIfRedisNotReady: true,
+    }),
+    limit,
+  );
 
   return async function rateLimit(_req: Request, res: Response, next: NextFunction): Promise<void> {
     const { accountId } = callerOf(res);
-    let outcome: RateLimiterRes;
+    let admission: Admission;
     try {
-      outcome = await limiter.consume(accountId);
-    } catch (rejection: unknown) {
-      if (rejection instanceof RateLimiterRes) {
-        const retryAfter = Math.max(1, seconds(rejection.msBeforeNext));
-        setHeaders(res, limit, 0, retryAfter);
-        res.set('retry-after', String(retryAfter));
-        options.onRejected?.();
-        throw new RateLimitExceededError(retryAfter);
-      }
+      admission = await limiter.admit(accountId);
+    } catch (error: unknown) {
       // Redis is unreachable or failed: serve the request rather than refuse everyone.
-      options.logger.warn({ err: rejection, accountId }, 'rate limiter unavailable, request let through');
-      options.onRedisFailure?.(rejection);
+      options.logger.warn({ err: error, accountId }, 'rate limiter unavailable, request let through');
+      options.onRedisFailure?.(error);
       setHeaders(res, limit, limit, 1);
       next();
       return;
     }
-    setHeaders(res, limit, outcome.remainingPoints, seconds(outcome.msBeforeNext));
+    if (!admission.allowed) {
+      const retryAfter = Math.max(1, seconds(admission.resetMs));
+      setHeaders(res, limit, 0, retryAfter);
+      res.set('retry-after', String(retryAfter));
+      options.onRejected?.();
+      throw new RateLimitExceededError(retryAfter);
+    }
+    setHeaders(res, limit, admission.remaining, seconds(admission.resetMs));
     next();
   };
 }
