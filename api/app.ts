@@ -1,6 +1,5 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
-import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
@@ -11,7 +10,8 @@ import { httpMetrics } from './middleware/http-metrics.js';
 import { idempotency } from './middleware/idempotency.js';
 import { createRateLimiter } from './middleware/rate-limit.js';
 import { requestLogging } from './middleware/request-logging.js';
-import { trackRoutePattern } from './middleware/route-pattern.js';
+import { trackRoutePatterns } from './middleware/route-pattern.js';
+import { apiSecurityHeaders, noStore } from './middleware/security-headers.js';
 import { docsRouter } from './routes/docs.js';
 import { opsRouter } from './routes/ops.js';
 import { suppressionsRouter } from './routes/suppressions.js';
@@ -53,8 +53,21 @@ export function createApp(options: AppOptions): Express {
     onRateLimitRejected: () => metrics.rateLimitRejections.inc(),
     ...options,
   });
-  // Route pattern first (metrics and logs name routes, never concrete paths with addresses).
-  app.use(trackRoutePattern, requestLogging(options.logger), httpMetrics(metrics), helmet());
+  // Metrics and logs name routes, never concrete paths with addresses.
+  trackRoutePatterns(app);
+  app.use(requestLogging(options.logger), httpMetrics(metrics), apiSecurityHeaders());
+
+  // The API first: its requests, by far the most, then pass no other router's routes.
+  app.use(
+    '/suppressions',
+    noStore,
+    authenticate(options.db, options.logger, options.authCacheTtlMs ?? 5000),
+    rateLimited,
+    // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:
+    // application/json` on bodiless GET and DELETE too; those skip the parser.
+    onlyForPost([express.json({ limit: bodyLimit, strict: true }), ...idempotent]),
+    suppressionsRouter(options.db),
+  );
 
   app
     .route('/health')
@@ -78,24 +91,15 @@ export function createApp(options: AppOptions): Express {
   // GET /openapi.json and GET /docs (Swagger UI from swagger-ui-dist); public, like /health.
   app.use(docsRouter());
 
-  app.use(
-    '/suppressions',
-    authenticate(options.db, options.logger, options.authCacheTtlMs ?? 5000),
-    rateLimited,
-    // Only POSTs carry bodies. Resend's SDKs send `Content-Type: application/json` on bodiless
-    // GET and DELETE too; those skip the parser.
-    onlyForPost(express.json({ limit: bodyLimit, strict: true })),
-    idempotent,
-    suppressionsRouter(options.db),
-  );
-
   app.use(notFound);
   app.use(errorHandler(options.logger, bodyLimit));
   return app;
 }
 
-function onlyForPost(handler: RequestHandler): RequestHandler {
-  return (req, res, next) => (req.method === 'POST' ? handler(req, res, next) : next());
+function onlyForPost(handlers: readonly RequestHandler[]): RequestHandler {
+  const forPost = Router();
+  forPost.use(...handlers);
+  return (req, res, next) => (req.method === 'POST' ? forPost(req, res, next) : next());
 }
 
 /** Rate limiting and idempotency keys, both kept in Redis; neither is mounted without a client. */

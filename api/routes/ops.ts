@@ -9,6 +9,7 @@ import type { Database } from '../../src/db/database.js';
 import { AppError } from '../../src/errors.js';
 import type { Metrics } from '../../src/metrics.js';
 import { methodNotAllowed } from '../middleware/errors.js';
+import { pageSecurityHeaders } from '../middleware/security-headers.js';
 
 export const ADMIN_PATH = '/admin/queues';
 const READY_CHECK_TIMEOUT_MS = 1000;
@@ -119,7 +120,7 @@ export function opsRouter(options: OpsOptions): Router {
     const serverAdapter = new ExpressAdapter();
     serverAdapter.setBasePath(ADMIN_PATH);
     createBullBoard({ queues: (options.queues ?? []).map((queue) => new BullMQAdapter(queue)), serverAdapter });
-    router.use(ADMIN_PATH, adminGuard(options.adminToken), serverAdapter.getRouter() as Router);
+    router.use(ADMIN_PATH, pageSecurityHeaders(), adminGuard(options.adminToken), serverAdapter.getRouter() as Router);
   }
   return router;
 }

@@ -245,15 +245,38 @@ describe('request ids and logs', () => {
 });
 
 describe('hardening', () => {
-  it("when any response is sent, then it carries helmet's headers", async () => {
-    for (const path of ['/health', '/suppressions', '/nowhere']) {
+  it('when any JSON answer is sent, then it carries the API security headers and no HTML-only ones', async () => {
+    for (const path of ['/health', '/suppressions', '/nowhere', '/openapi.json']) {
       const response = await fetch(`${server.url}${path}`);
-      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
-      expect(response.headers.get('strict-transport-security')).toMatch(/max-age=/);
-      expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
-      expect(response.headers.get('x-powered-by')).toBeNull();
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(response.headers.get('content-security-policy'), path).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(response.headers.get('strict-transport-security'), path).toMatch(/max-age=/);
+      expect(response.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(response.headers.get('referrer-policy'), path).toBe('no-referrer');
+      expect(response.headers.get('x-powered-by'), path).toBeNull();
+      for (const htmlOnly of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection']) {
+        expect(response.headers.get(htmlOnly), `${path} ${htmlOnly}`).toBeNull();
+      }
     }
+  });
+
+  it('when an answer may hold addresses, then no cache may keep it', async () => {
+    const key = await createAccountKey(database.db);
+    const responses = [
+      await apiClient(server.url, key.token).get('/suppressions'),
+      await apiClient(server.url, key.token).get(`/suppressions/${encodeURIComponent('someone@example.com')}`),
+      await apiClient(server.url, null).get('/suppressions'),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([200, 404, 401]);
+    for (const response of responses) expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('when a page is served, then it carries a policy that lets the page run', async () => {
+    const docs = await fetch(`${server.url}/docs`);
+    expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const dashboard = await fetch(`${guarded.url}/admin/queues`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.headers.get('content-security-policy')).toContain("default-src 'self'");
   });
 
   it('when a body is over 1 MB, then it answers 413 payload_too_large', async () => {

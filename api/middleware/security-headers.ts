@@ -1,0 +1,33 @@
+import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+
+/**
+ * Security headers for JSON answers, after OWASP's REST profile: nothing may be loaded from or frame
+ * them, no MIME sniffing, HTTPS only, no referrer. Headers that only mean something for HTML
+ * documents (COOP, Origin-Agent-Cluster, X-DNS-Prefetch-Control, X-Download-Options,
+ * X-Permitted-Cross-Domain-Policies, X-XSS-Protection) are left out: every request pays for them
+ * and an API answer gains nothing from them. Pages set their own policy (`pageSecurityPolicy`).
+ */
+export function apiSecurityHeaders(): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    xFrameOptions: { action: 'deny' },
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
+}
+
+/** helmet's defaults, for HTML pages served next to the API (the queue dashboard). */
+export function pageSecurityHeaders(): RequestHandler {
+  return helmet();
+}
+
+/** Answers that carry an account's addresses are kept by no cache, shared or private. */
+export const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('cache-control', 'no-store');
+  next();
+};
