@@ -11,7 +11,7 @@ import { createAccounts, createBenchDatabase } from './bench-database.js';
 import { startChildServer, type ChildServer } from './child-server.js';
 import type { CleanupStack } from './cleanup.js';
 import { beforeDeadline, type Deadline } from './deadline.js';
-import { runLoad, type LoadResult } from './http-load.js';
+import { combineLoads, runLoad, type LoadResult } from './http-load.js';
 import { deletePrefix, freshPrefix } from './redis-prefix.js';
 import { seededEmail, seedSuppressions } from './seed.js';
 import { createRedis } from '../../src/redis.js';
@@ -26,7 +26,9 @@ export interface ApiSizes {
   listRows: number;
   connections: number;
   warmupS: number;
+  /** Seconds of lookup load on each server in all, split into `lookupRounds` alternating rounds. */
   loadS: number;
+  lookupRounds: number;
   /** Sequential requests per list page kind. */
   listRequests: number;
   batchConnections: number;
@@ -170,8 +172,21 @@ export async function measureLookup(bench: ApiBench, deadline: Deadline): Promis
     await beforeDeadline(deadline, baselineLoad(sizes.warmupS));
     await beforeDeadline(deadline, serviceLoad(sizes.warmupS));
   }
-  const baseline = checkLoad('baseline lookup', await beforeDeadline(deadline, baselineLoad(sizes.loadS)));
-  const service = checkLoad('service lookup', await beforeDeadline(deadline, serviceLoad(sizes.loadS)));
+  // Short alternating rounds (baseline first, then service first, ...): a shared machine's load
+  // drifts over seconds, and both servers should see the same drift.
+  const rounds = Math.max(1, sizes.lookupRounds);
+  const roundS = Math.max(1, Math.round(sizes.loadS / rounds));
+  const baselineRounds: LoadResult[] = [];
+  const serviceRounds: LoadResult[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? (['baseline', 'service'] as const) : (['service', 'baseline'] as const);
+    for (const server of order) {
+      if (server === 'baseline') baselineRounds.push(checkLoad('baseline lookup', await beforeDeadline(deadline, baselineLoad(roundS))));
+      else serviceRounds.push(checkLoad('service lookup', await beforeDeadline(deadline, serviceLoad(roundS))));
+    }
+  }
+  const baseline = combineLoads(baselineRounds);
+  const service = combineLoads(serviceRounds);
   return {
     rps: Math.round(service.rps),
     p50_ms: service.p50Ms,

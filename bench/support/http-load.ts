@@ -10,6 +10,10 @@ export interface LoadResult {
   requests: number;
   non2xx: number;
   errors: number;
+  /** Seconds the load ran. */
+  seconds: number;
+  /** Every response time in milliseconds (sub-millisecond resolution), in arrival order. */
+  latenciesMs: number[];
 }
 
 export interface LoadOptions {
@@ -24,10 +28,20 @@ export interface LoadOptions {
   next?: () => { path: string; headers?: Record<string, string>; body?: string };
 }
 
+/** The `fraction` quantile (0..1) of ascending `sorted` values, by nearest rank; 0 when empty. */
+export function quantile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(fraction * sorted.length)));
+  return sorted[rank - 1] as number;
+}
+
+const twoDecimals = (value: number): number => Math.round(value * 100) / 100;
+
 /** Runs autocannon (programmatic API) and returns the figures the bench reports. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { next } = options;
-  const result = await autocannon({
+  const latenciesMs: number[] = [];
+  const autocannonOptions: autocannon.Options = {
     url: options.url,
     connections: options.connections,
     ...(options.amount === undefined ? { duration: options.durationS ?? 5 } : { amount: options.amount }),
@@ -45,15 +59,52 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
           ],
         }
       : {}),
+  };
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(autocannonOptions, (error: unknown, outcome: autocannon.Result) => {
+      if (error) reject(error instanceof Error ? error : new Error(`autocannon: ${JSON.stringify(error)}`));
+      else resolve(outcome);
+    });
+    // autocannon reports whole milliseconds; its per-response event carries the exact time.
+    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTimeMs: number) => {
+      latenciesMs.push(responseTimeMs);
+    });
   });
   const seconds = result.duration > 0 ? result.duration : 1;
+  const sorted = [...latenciesMs].sort((x, y) => x - y);
   return {
     rps: result.requests.total / seconds,
     okPerSecond: result['2xx'] / seconds,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
+    p50Ms: twoDecimals(quantile(sorted, 0.5)),
+    p99Ms: twoDecimals(quantile(sorted, 0.99)),
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
+    seconds,
+    latenciesMs,
+  };
+}
+
+/**
+ * Several loads run as one: requests and seconds summed, percentiles over every response of every
+ * round. Used to interleave a service and its baseline in short alternating rounds, so that both
+ * see the same drift in a shared machine's load.
+ */
+export function combineLoads(results: readonly LoadResult[]): LoadResult {
+  const seconds = results.reduce((sum, r) => sum + r.seconds, 0) || 1;
+  const requests = results.reduce((sum, r) => sum + r.requests, 0);
+  const ok = results.reduce((sum, r) => sum + r.okPerSecond * r.seconds, 0);
+  const latenciesMs = results.flatMap((r) => r.latenciesMs);
+  const sorted = [...latenciesMs].sort((x, y) => x - y);
+  return {
+    rps: requests / seconds,
+    okPerSecond: ok / seconds,
+    p50Ms: twoDecimals(quantile(sorted, 0.5)),
+    p99Ms: twoDecimals(quantile(sorted, 0.99)),
+    requests,
+    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    seconds,
+    latenciesMs,
   };
 }

@@ -17,6 +17,7 @@ const TINY: SuiteSizes = {
     connections: 5,
     warmupS: 0,
     loadS: 1,
+    lookupRounds: 1,
     listRequests: 5,
     batchConnections: 2,
     batchS: 1,
