@@ -43,10 +43,14 @@ export async function findApiKeyByHash(db: Queryable, tokenHash: Buffer): Promis
   return row ? { keyId: row.id, accountId: row.account_id, permission: row.permission, revoked: row.revoked } : null;
 }
 
+/**
+ * Records that a key was used. `last_used_at` is kept to the minute: a key in steady use is written
+ * (a row version and a WAL flush) once a minute, not on every authentication.
+ */
 export async function touchApiKey(db: Queryable, keyId: string): Promise<void> {
   await db.query({
     name: 'api-key-touch',
-    text: 'UPDATE api_keys SET last_used_at = now() WHERE id = $1',
+    text: "UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')",
     values: [keyId],
   });
 }
