@@ -2,17 +2,20 @@ import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 
 /**
- * Security headers for JSON answers, after OWASP's REST profile: nothing may be loaded from or frame
- * them, no MIME sniffing, HTTPS only, no referrer. Headers that only mean something for HTML
- * documents (COOP, Origin-Agent-Cluster, X-DNS-Prefetch-Control, X-Download-Options,
- * X-Permitted-Cross-Domain-Policies, X-XSS-Protection) are left out: every request pays for them
- * and an API answer gains nothing from them. Pages set their own policy (`pageSecurityPolicy`).
+ * Security headers for JSON answers, OWASP's REST profile: nothing may be loaded from or frame them
+ * (CSP and X-Frame-Options), no MIME sniffing, HTTPS only. Headers that only mean something for
+ * HTML documents or cross-origin embedding (COOP, CORP, Origin-Agent-Cluster, Referrer-Policy,
+ * X-DNS-Prefetch-Control, X-Download-Options, X-Permitted-Cross-Domain-Policies, X-XSS-Protection)
+ * are left out: every request and every client pays for them, and an API answer gains nothing from
+ * them. Pages set their own policy (`pageSecurityHeaders`).
  */
 export function apiSecurityHeaders(): RequestHandler {
   return helmet({
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     xFrameOptions: { action: 'deny' },
     crossOriginOpenerPolicy: false,
+    crossOriginResourcePolicy: false,
+    referrerPolicy: false,
     originAgentCluster: false,
     xDnsPrefetchControl: false,
     xDownloadOptions: false,
