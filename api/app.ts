@@ -10,11 +10,11 @@ import { httpMetrics } from './middleware/http-metrics.js';
 import { idempotency } from './middleware/idempotency.js';
 import { createRateLimiter } from './middleware/rate-limit.js';
 import { requestLogging } from './middleware/request-logging.js';
-import { trackRoutePatterns } from './middleware/route-pattern.js';
+import { namedRoute } from './middleware/route-pattern.js';
 import { apiSecurityHeaders, noStore } from './middleware/security-headers.js';
 import { docsRouter } from './routes/docs.js';
 import { opsRouter } from './routes/ops.js';
-import { suppressionsRouter } from './routes/suppressions.js';
+import { SUPPRESSIONS_PATH, suppressionsRouter } from './routes/suppressions.js';
 
 export interface AppOptions {
   db: Database;
@@ -53,13 +53,11 @@ export function createApp(options: AppOptions): Express {
     onRateLimitRejected: () => metrics.rateLimitRejections.inc(),
     ...options,
   });
-  // Metrics and logs name routes, never concrete paths with addresses.
-  trackRoutePatterns(app);
   app.use(requestLogging(options.logger), httpMetrics(metrics), apiSecurityHeaders());
 
   // The API first: its requests, by far the most, then pass no other router's routes.
   app.use(
-    '/suppressions',
+    SUPPRESSIONS_PATH,
     noStore,
     authenticate(options.db, options.logger, options.authCacheTtlMs ?? 5000),
     rateLimited,
@@ -69,8 +67,7 @@ export function createApp(options: AppOptions): Express {
     suppressionsRouter(options.db),
   );
 
-  app
-    .route('/health')
+  namedRoute(app, '', '/health')
     .get((_req, res) => {
       res.json({ status: 'ok' });
     })

@@ -1,36 +1,44 @@
-import type { Express, Request } from 'express';
+import type { Request, RequestHandler } from 'express';
+import type { IRoute } from 'express-serve-static-core';
 
-const ROUTE = Symbol('route');
-const PATTERN = Symbol('routePattern');
+const patterns = new WeakMap<object, string>();
+const MOUNT = Symbol('mountPattern');
 
-type Tracked = Request & { [ROUTE]?: unknown; [PATTERN]?: string };
+type Marked = Request & { [MOUNT]?: string };
 
-/**
- * Makes every request of `app` remember the pattern of the route that handled it
- * (`/suppressions/:suppression`), never its concrete path, which may hold an email address. The
- * router sets `req.route` while the nested router's `baseUrl` is still in place; by the time an
- * error reaches the app's handler the baseUrl has been restored, so the pattern is captured at that
- * moment, by an accessor on the app's request prototype (defined once, not per request).
- */
-export function trackRoutePatterns(app: Express): void {
-  Object.defineProperty(app.request, 'route', {
-    configurable: true,
-    enumerable: true,
-    get(this: Tracked): unknown {
-      return this[ROUTE];
-    },
-    set(this: Tracked, value: unknown) {
-      this[ROUTE] = value;
-      const path = (value as { path?: unknown } | undefined)?.path;
-      if (typeof path === 'string') {
-        const joined = `${this.baseUrl}${path}`;
-        this[PATTERN] = joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
-      }
-    },
-  });
+function joinPattern(mountPath: string, path: string): string {
+  if (path === '/') return mountPath || '/';
+  return `${mountPath}${path}`;
 }
 
-/** The matched route pattern, or `unmatched` (404s, and requests not routed to any handler). */
+/**
+ * `router.route(path)` that also remembers the route's full pattern (`mountPath` + `path`, such as
+ * `/suppressions/:suppression`), so that metrics and logs name the route that answered a request,
+ * never its concrete path, which may hold an email address. The pattern is worked out once, here;
+ * naming a request costs one map lookup on `req.route`, which the router leaves set.
+ */
+export function namedRoute<Path extends string>(
+  router: { route<T extends string | RegExp>(path: T): IRoute<T> },
+  mountPath: string,
+  path: Path,
+): IRoute<Path> {
+  const route = router.route(path);
+  patterns.set(route, joinPattern(mountPath, path));
+  return route;
+}
+
+/** For a router that is not ours (the queue dashboard): every request under it is named after its mount. */
+export function nameMount(pattern: string): RequestHandler {
+  return (req, _res, next) => {
+    (req as Marked)[MOUNT] = pattern;
+    next();
+  };
+}
+
+/** The pattern of the route that answered, or `unmatched` (404s, and requests refused before routing). */
 export function routePatternOf(req: Request): string {
-  return (req as Tracked)[PATTERN] ?? 'unmatched';
+  const mount = (req as Marked)[MOUNT];
+  if (mount !== undefined) return mount;
+  const route: unknown = req.route;
+  return (typeof route === 'object' && route !== null && patterns.get(route)) || 'unmatched';
 }

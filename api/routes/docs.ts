@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
 import { methodNotAllowed } from '../middleware/errors.js';
+import { namedRoute } from '../middleware/route-pattern.js';
 import { openApiDocument } from '../openapi/document.js';
 
 /** swagger-ui-dist's files, served from node_modules: the page makes no request to any other host. */
@@ -69,14 +70,12 @@ const docsAssets: RequestHandler = (req, res, next) => {
 /** `GET /openapi.json` and `GET /docs`: public, no API key. */
 export function docsRouter(): Router {
   const router = Router();
-  router
-    .route('/openapi.json')
+  namedRoute(router, '', '/openapi.json')
     .get((_req, res) => {
       res.json(openApiDocument());
     })
     .all(methodNotAllowed('GET'));
-  router
-    .route('/docs')
+  namedRoute(router, '', '/docs')
     .get((_req, res) => {
       // Same-origin only, and no upgrade-insecure-requests (which would break the assets over plain HTTP).
       res.set('Content-Security-Policy', DOCS_CSP);

@@ -9,6 +9,7 @@ import type { Database } from '../../src/db/database.js';
 import { AppError } from '../../src/errors.js';
 import type { Metrics } from '../../src/metrics.js';
 import { methodNotAllowed } from '../middleware/errors.js';
+import { nameMount, namedRoute } from '../middleware/route-pattern.js';
 import { pageSecurityHeaders } from '../middleware/security-headers.js';
 
 export const ADMIN_PATH = '/admin/queues';
@@ -89,8 +90,7 @@ export function opsRouter(options: OpsOptions): Router {
   for (const queue of options.queues ?? []) metrics.trackQueue(queue);
   metrics.trackPool(db.pool);
 
-  router
-    .route('/ready')
+  namedRoute(router, '', '/ready')
     .get(async (_req, res) => {
       const [database, redisCheck] = await Promise.all([
         check(() => db.ping()),
@@ -102,8 +102,7 @@ export function opsRouter(options: OpsOptions): Router {
     })
     .all(methodNotAllowed('GET'));
 
-  router
-    .route('/metrics')
+  namedRoute(router, '', '/metrics')
     .get(async (req, res) => {
       if (options.metricsToken !== undefined) {
         const given = bearerToken(req);
@@ -120,7 +119,7 @@ export function opsRouter(options: OpsOptions): Router {
     const serverAdapter = new ExpressAdapter();
     serverAdapter.setBasePath(ADMIN_PATH);
     createBullBoard({ queues: (options.queues ?? []).map((queue) => new BullMQAdapter(queue)), serverAdapter });
-    router.use(ADMIN_PATH, pageSecurityHeaders(), adminGuard(options.adminToken), serverAdapter.getRouter() as Router);
+    router.use(ADMIN_PATH, nameMount(ADMIN_PATH), pageSecurityHeaders(), adminGuard(options.adminToken), serverAdapter.getRouter() as Router);
   }
   return router;
 }

@@ -14,6 +14,7 @@ import { toResource } from '../../src/domain/suppression.js';
 import { NotFoundError, ValidationError } from '../../src/errors.js';
 import { callerOf } from '../middleware/authenticate.js';
 import { methodNotAllowed } from '../middleware/errors.js';
+import { namedRoute } from '../middleware/route-pattern.js';
 import { addBodySchema, batchAddBodySchema, batchRemoveBodySchema, listQuerySchema } from '../schemas.js';
 import { parseInput } from '../validation.js';
 
@@ -48,11 +49,14 @@ function accountOf(res: Response): string {
   return callerOf(res).accountId;
 }
 
+/** Where `suppressionsRouter` is mounted. */
+export const SUPPRESSIONS_PATH = '/suppressions';
+
 export function suppressionsRouter(db: Database): Router {
   const router = Router();
+  const route = <Path extends string>(path: Path) => namedRoute(router, SUPPRESSIONS_PATH, path);
 
-  router
-    .route('/')
+  route('/')
     .get(async (req, res) => {
       const query = parseInput(listQuerySchema, req.query);
       const page = await listSuppressions(db, { accountId: accountOf(res), ...query });
@@ -66,8 +70,7 @@ export function suppressionsRouter(db: Database): Router {
     })
     .all(methodNotAllowed('GET', 'POST'));
 
-  router
-    .route('/batch/add')
+  route('/batch/add')
     .post(async (req, res) => {
       const body = parseInput(batchAddBodySchema, req.body);
       const emails = requireEmails(body.emails, 'emails');
@@ -80,8 +83,7 @@ export function suppressionsRouter(db: Database): Router {
     })
     .all(methodNotAllowed('POST'));
 
-  router
-    .route('/batch/remove')
+  route('/batch/remove')
     .post(async (req, res) => {
       const body = parseInput(batchRemoveBodySchema, req.body);
       const { accountId, keyId } = callerOf(res);
@@ -91,8 +93,7 @@ export function suppressionsRouter(db: Database): Router {
     })
     .all(methodNotAllowed('POST'));
 
-  router
-    .route('/:suppression')
+  route('/:suppression')
     .get(async (req, res) => {
       const target = pathTarget(req.params.suppression);
       const accountId = accountOf(res);
