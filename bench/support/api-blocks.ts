@@ -12,6 +12,7 @@ import { startChildServer, type ChildServer } from './child-server.js';
 import type { CleanupStack } from './cleanup.js';
 import { beforeDeadline, type Deadline } from './deadline.js';
 import { combineLoads, runLoad, type LoadResult } from './http-load.js';
+import { CpuTally } from './process-cpu.js';
 import { deletePrefix, freshPrefix } from './redis-prefix.js';
 import { seededEmail, seedSuppressions } from './seed.js';
 import { createRedis } from '../../src/redis.js';
@@ -141,7 +142,11 @@ function checkLoad(what: string, result: LoadResult): LoadResult {
 }
 
 /** GET /suppressions/{email} on the service versus the bare indexed lookup, same pairs, same load. */
-export async function measureLookup(bench: ApiBench, deadline: Deadline): Promise<LookupFigures> {
+export async function measureLookup(
+  bench: ApiBench,
+  deadline: Deadline,
+  progress: (message: string) => void = () => undefined,
+): Promise<LookupFigures> {
   const { sizes } = bench;
   const pairs = lookupPairs(bench, 20_000);
   const serviceLoad = (durationS: number) => {
@@ -178,15 +183,18 @@ export async function measureLookup(bench: ApiBench, deadline: Deadline): Promis
   const roundS = Math.max(1, Math.round(sizes.loadS / rounds));
   const baselineRounds: LoadResult[] = [];
   const serviceRounds: LoadResult[] = [];
+  const cpu = { baseline: new CpuTally(bench.baseline.pid), service: new CpuTally(bench.service.pid) };
   for (let round = 0; round < rounds; round += 1) {
     const order = round % 2 === 0 ? (['baseline', 'service'] as const) : (['service', 'baseline'] as const);
     for (const server of order) {
-      if (server === 'baseline') baselineRounds.push(checkLoad('baseline lookup', await beforeDeadline(deadline, baselineLoad(roundS))));
-      else serviceRounds.push(checkLoad('service lookup', await beforeDeadline(deadline, serviceLoad(roundS))));
+      const load = server === 'baseline' ? baselineLoad : serviceLoad;
+      const result = checkLoad(`${server} lookup`, await cpu[server].during(() => beforeDeadline(deadline, load(roundS))));
+      (server === 'baseline' ? baselineRounds : serviceRounds).push(result);
     }
   }
   const baseline = combineLoads(baselineRounds);
   const service = combineLoads(serviceRounds);
+  progress(`lookup CPU per request: service ${cpu.service.describe(service.requests)}; baseline ${cpu.baseline.describe(baseline.requests)}`);
   return {
     rps: Math.round(service.rps),
     p50_ms: service.p50Ms,

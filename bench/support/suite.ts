@@ -92,7 +92,7 @@ export async function runSuite(
     progress(`seeding ${sizes.api.lookupRows} suppressions over ${sizes.api.accounts} accounts and ${sizes.api.listRows} in one account`);
     const bench = await prepareApiBench(config, sizes.api, logger, deadline, cleanup);
     progress(`lookup: service ${bench.service.url} versus baseline ${bench.baseline.url}, ${sizes.api.connections} connections, ${sizes.api.loadS} s each`);
-    const lookup = await measureLookup(bench, deadline);
+    const lookup = await measureLookup(bench, deadline, progress);
     progress('list: first page versus a deep page');
     const list = await measureList(bench, deadline);
     progress(`batch add: ${sizes.api.batchConnections} connections, ${sizes.api.batchS} s`);
