@@ -28,8 +28,6 @@ export function authenticate(db: Database, logger: Logger, cacheTtlMs: number) {
   const cache = new ExpiringCache<string, ApiKeyCredentials | null>(cacheTtlMs, 10_000);
 
   async function lookup(token: string): Promise<ApiKeyCredentials | null> {
-    const cached = cache.get(token);
-    if (cached !== undefined) return cached;
     const credentials = await findApiKeyByHash(db, hashToken(token));
     cache.set(token, credentials);
     if (credentials && !credentials.revoked) {
@@ -38,14 +36,23 @@ export function authenticate(db: Database, logger: Logger, cacheTtlMs: number) {
     return credentials;
   }
 
-  return async function authenticateRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
-    const token = BEARER.exec(req.get('authorization') ?? '')?.[1];
-    if (token === undefined) throw new MissingApiKeyError();
-    const credentials = await lookup(token);
+  function admit(credentials: ApiKeyCredentials | null, res: Response, next: NextFunction): void {
     if (!credentials || credentials.revoked) throw new InvalidApiKeyError();
     if (credentials.permission !== 'full_access') throw new RestrictedApiKeyError();
     const caller: Caller = { accountId: credentials.accountId, keyId: credentials.keyId };
     res.locals['caller'] = caller;
     next();
+  }
+
+  // Synchronous on a cache hit: most requests never wait on a promise here.
+  return function authenticateRequest(req: Request, res: Response, next: NextFunction): Promise<void> | void {
+    const token = BEARER.exec(req.get('authorization') ?? '')?.[1];
+    if (token === undefined) throw new MissingApiKeyError();
+    const cached = cache.get(token);
+    if (cached !== undefined) {
+      admit(cached, res, next);
+      return;
+    }
+    return lookup(token).then((credentials) => admit(credentials, res, next));
   };
 }

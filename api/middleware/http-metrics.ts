@@ -1,14 +1,24 @@
+import { performance } from 'node:perf_hooks';
 import type { NextFunction, Request, Response } from 'express';
 import type { Metrics } from '../../src/metrics.js';
 import { routePatternOf } from './route-pattern.js';
 
+const STARTED = Symbol('startedAt');
+
+type Timed = Response & { [STARTED]?: number };
+
 /** Observes every response in `http_request_duration_seconds{method,route,status}`. */
 export function httpMetrics(metrics: Metrics) {
-  return function observeRequest(req: Request, res: Response, next: NextFunction): void {
-    const end = metrics.httpRequestDuration.startTimer();
-    res.once('finish', () => {
-      end({ method: req.method, route: routePatternOf(req), status: String(res.statusCode) });
-    });
+  // One listener function for every response (it finds its request through `res.req`), rather than
+  // a timer closure and a once-wrapper made for each request.
+  function observe(this: Timed): void {
+    const startedAt = this[STARTED] ?? performance.now();
+    const labels = { method: this.req.method, route: routePatternOf(this.req), status: String(this.statusCode) };
+    metrics.httpRequestDuration.observe(labels, (performance.now() - startedAt) / 1000);
+  }
+  return function observeRequest(_req: Request, res: Response, next: NextFunction): void {
+    (res as Timed)[STARTED] = performance.now();
+    res.on('finish', observe);
     next();
   };
 }

@@ -38,18 +38,28 @@ export class LeasedRateLimiter {
     this.leaseSize = Math.max(1, Math.ceil(limit * LEASE_FRACTION));
   }
 
-  /** Spends one point of the account; rejects only when Redis could not be asked. */
+  /**
+   * Spends one point of the account from its lease, without waiting: undefined when the lease is
+   * spent or its window over, and Redis must be asked (`admit`).
+   */
+  admitFromLease(accountId: string): Admission | undefined {
+    const lease = this.leases.get(accountId);
+    if (lease === undefined) return undefined;
+    const now = Date.now();
+    if (lease.expiresAt <= now) return undefined;
+    if (lease.left > 0) {
+      lease.left -= 1;
+      return { allowed: true, remaining: this.limit - lease.counted + lease.left, resetMs: lease.expiresAt - now };
+    }
+    if (lease.counted >= this.limit) return { allowed: false, resetMs: lease.expiresAt - now };
+    return undefined;
+  }
+
+  /** Spends one point of the account, taking a new lease when needed; rejects only when Redis could not be asked. */
   async admit(accountId: string): Promise<Admission> {
     for (;;) {
-      const now = Date.now();
-      const lease = this.leases.get(accountId);
-      if (lease !== undefined && lease.expiresAt > now) {
-        if (lease.left > 0) {
-          lease.left -= 1;
-          return { allowed: true, remaining: this.limit - lease.counted + lease.left, resetMs: lease.expiresAt - now };
-        }
-        if (lease.counted >= this.limit) return { allowed: false, resetMs: lease.expiresAt - now };
-      }
+      const admission = this.admitFromLease(accountId);
+      if (admission !== undefined) return admission;
       await this.renew(accountId);
     }
   }

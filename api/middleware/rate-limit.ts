@@ -54,8 +54,19 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
     limit,
   );
 
-  return async function rateLimit(_req: Request, res: Response, next: NextFunction): Promise<void> {
-    const { accountId } = callerOf(res);
+  function answer(res: Response, next: NextFunction, admission: Admission): void {
+    if (!admission.allowed) {
+      const retryAfter = Math.max(1, seconds(admission.resetMs));
+      setHeaders(res, limit, 0, retryAfter);
+      res.set('retry-after', String(retryAfter));
+      options.onRejected?.();
+      throw new RateLimitExceededError(retryAfter);
+    }
+    setHeaders(res, limit, admission.remaining, seconds(admission.resetMs));
+    next();
+  }
+
+  async function admitAfterLease(accountId: string, res: Response, next: NextFunction): Promise<void> {
     let admission: Admission;
     try {
       admission = await limiter.admit(accountId);
@@ -67,14 +78,14 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
       next();
       return;
     }
-    if (!admission.allowed) {
-      const retryAfter = Math.max(1, seconds(admission.resetMs));
-      setHeaders(res, limit, 0, retryAfter);
-      res.set('retry-after', String(retryAfter));
-      options.onRejected?.();
-      throw new RateLimitExceededError(retryAfter);
-    }
-    setHeaders(res, limit, admission.remaining, seconds(admission.resetMs));
-    next();
+    answer(res, next, admission);
+  }
+
+  // Synchronous while the account's lease lasts: most requests never wait on a promise here.
+  return function rateLimit(_req: Request, res: Response, next: NextFunction): Promise<void> | void {
+    const { accountId } = callerOf(res);
+    const admission = limiter.admitFromLease(accountId);
+    if (admission === undefined) return admitAfterLease(accountId, res, next);
+    answer(res, next, admission);
   };
 }

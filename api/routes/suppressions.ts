@@ -56,6 +56,26 @@ export function suppressionsRouter(db: Database): Router {
   const router = Router();
   const route = <Path extends string>(path: Path) => namedRoute(router, SUPPRESSIONS_PATH, path);
 
+  // Lookups first: by far the most frequent. A single segment never matches `/batch/add` or `/batch/remove`.
+  route('/:suppression')
+    .get(async (req, res) => {
+      const target = pathTarget(req.params.suppression);
+      const accountId = accountOf(res);
+      const found = 'id' in target
+        ? await findSuppressionById(db, accountId, target.id)
+        : await findSuppressionByEmail(db, accountId, target.email);
+      if (!found) throw new NotFoundError();
+      res.json(toResource(found));
+    })
+    .delete(async (req, res) => {
+      const target = pathTarget(req.params.suppression);
+      const { accountId, keyId } = callerOf(res);
+      const [id] = await removeSuppressions(db, accountId, 'id' in target ? { ids: [target.id] } : { emails: [target.email] }, keyId);
+      if (id === undefined) throw new NotFoundError();
+      res.json({ object: 'suppression', id, deleted: true });
+    })
+    .all(methodNotAllowed('GET', 'DELETE'));
+
   route('/')
     .get(async (req, res) => {
       const query = parseInput(listQuerySchema, req.query);
@@ -92,25 +112,6 @@ export function suppressionsRouter(db: Database): Router {
       res.json({ data: removed.map((id) => ({ object: 'suppression', id, deleted: true })) });
     })
     .all(methodNotAllowed('POST'));
-
-  route('/:suppression')
-    .get(async (req, res) => {
-      const target = pathTarget(req.params.suppression);
-      const accountId = accountOf(res);
-      const found = 'id' in target
-        ? await findSuppressionById(db, accountId, target.id)
-        : await findSuppressionByEmail(db, accountId, target.email);
-      if (!found) throw new NotFoundError();
-      res.json(toResource(found));
-    })
-    .delete(async (req, res) => {
-      const target = pathTarget(req.params.suppression);
-      const { accountId, keyId } = callerOf(res);
-      const [id] = await removeSuppressions(db, accountId, 'id' in target ? { ids: [target.id] } : { emails: [target.email] }, keyId);
-      if (id === undefined) throw new NotFoundError();
-      res.json({ object: 'suppression', id, deleted: true });
-    })
-    .all(methodNotAllowed('GET', 'DELETE'));
 
   return router;
 }
