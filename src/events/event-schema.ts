@@ -77,7 +77,10 @@ const parseOptions: z.core.ParseContext<z.core.$ZodIssue> = {
 
 /** The validated event, or an InvalidEventError that names every field that is wrong. */
 export function parseSuppressionEvent(data: unknown): SuppressionEvent {
-  const result = suppressionEventSchema.safeParse(data, parseOptions);
-  if (!result.success) throw new InvalidEventError(`invalid event: ${describeIssues(result.error)}`);
-  return result.data;
+  // Without parse options zod takes its compiled fast path (about twice as fast); the options only
+  // word the messages, so they are used when there is something to report.
+  const result = suppressionEventSchema.safeParse(data);
+  if (result.success) return result.data;
+  const worded = suppressionEventSchema.safeParse(data, parseOptions);
+  throw new InvalidEventError(`invalid event: ${describeIssues(worded.error ?? result.error)}`);
 }
