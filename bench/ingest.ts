@@ -16,7 +16,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
 import { CleanupStack } from './support/cleanup.js';
 import { startDeadline, type Deadline } from './support/deadline.js';
-import { INGEST_ACCOUNTS, measureIngest, type Phase, type Settings } from './support/ingest-measure.js';
+import { INGEST_ACCOUNTS, INGEST_ROUNDS, measureIngest, type Phase, type Settings } from './support/ingest-measure.js';
 import { BenchUsageError, parseIntOptions } from './support/options.js';
 import { markdownTable, rate, seconds, writeResults } from './support/report.js';
 
@@ -35,6 +35,7 @@ function readSettings(config: Config): Settings {
     batchesInFlight: { flag: 'batches-in-flight', env: 'BENCH_BATCHES_IN_FLIGHT', min: 1 },
     poolSize: { flag: 'pool-size', env: 'BENCH_POOL_SIZE', min: 1 },
     timeoutS: { flag: 'timeout-s', env: 'BENCH_TIMEOUT_S', min: 1 },
+    rounds: { flag: 'rounds', env: 'BENCH_ROUNDS', min: 1 },
   });
   return {
     events: options.events ?? 100_000,
@@ -45,6 +46,7 @@ function readSettings(config: Config): Settings {
     batchesInFlight: options.batchesInFlight,
     poolSize: options.poolSize ?? config.DATABASE_POOL_SIZE,
     timeoutS: options.timeoutS ?? 300,
+    rounds: options.rounds ?? INGEST_ROUNDS,
   };
 }
 
@@ -72,7 +74,8 @@ async function run(config: Config, settings: Settings, logger: Logger, deadline:
   const { expected, baseline, service, ratio, problems, warnings } = await measureIngest(config, settings, logger, deadline, cleanup, (info) =>
     console.log(
       `bench:ingest: ${settings.events} events over ${ACCOUNTS} accounts (${info.expected.suppressing} suppressing, ` +
-        `${info.expected.suppressions} distinct pairs); concurrency ${settings.concurrency}, ${batch}, pool ${settings.poolSize}; ` +
+        `${info.expected.suppressions} distinct pairs) in ${settings.rounds} alternating rounds of each; ` +
+        `concurrency ${settings.concurrency}, ${batch}, pool ${settings.poolSize}; ` +
         `database ${info.databaseName}; ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
     ),
   );

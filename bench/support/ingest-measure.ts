@@ -23,6 +23,8 @@ import { deletePrefix, freshPrefix } from './redis-prefix.js';
 import { verifyIngest } from './verify-ingest.js';
 
 export const INGEST_ACCOUNTS = 1000;
+/** Alternating rounds of each kind in a measurement (see `Settings.rounds`). */
+export const INGEST_ROUNDS = 4;
 const ENQUEUE_CHUNK = 1000;
 
 export interface Settings {
@@ -34,6 +36,11 @@ export interface Settings {
   batchesInFlight: number | undefined;
   poolSize: number;
   timeoutS: number;
+  /**
+   * The events are split into this many slices, measured in alternating order (baseline then
+   * service, service then baseline, ...), so both see the same drift in a shared machine's load.
+   */
+  rounds: number;
 }
 
 export interface Phase {
@@ -152,6 +159,25 @@ async function measureService(
 }
 
 
+/** Rounds of one kind as one phase: times and jobs summed, CPU per job and loop busy weighted. */
+export function combinePhases(phases: readonly Phase[]): Phase {
+  const completed = phases.reduce((sum, phase) => sum + phase.run.completed, 0);
+  const elapsedMs = phases.reduce((sum, phase) => sum + phase.run.elapsedMs, 0);
+  const weighted = (value: (phase: Phase) => number, weight: (phase: Phase) => number, total: number): number =>
+    total > 0 ? phases.reduce((sum, phase) => sum + value(phase) * weight(phase), 0) / total : 0;
+  return {
+    enqueueMs: phases.reduce((sum, phase) => sum + phase.enqueueMs, 0),
+    run: {
+      elapsedMs,
+      completed,
+      jobsPerSecond: elapsedMs > 0 ? (completed * 1000) / elapsedMs : 0,
+      retriedAttempts: phases.reduce((sum, phase) => sum + phase.run.retriedAttempts, 0),
+      processCpuUsPerJob: weighted((phase) => phase.run.processCpuUsPerJob, (phase) => phase.run.completed, completed),
+      eventLoopBusy: weighted((phase) => phase.run.eventLoopBusy, (phase) => phase.run.elapsedMs, elapsedMs),
+    },
+  };
+}
+
 export interface IngestMeasurement {
   databaseName: string;
   expected: ExpectedOutcome;
@@ -182,10 +208,23 @@ export async function measureIngest(
   const expected = expectedOutcome(events);
   onReady({ databaseName: bench.name, expected });
 
-  const baseline = await inPhase('baseline', logger, (phaseCleanup) => measureBaseline(config, settings, events, deadline, phaseCleanup));
-  const service = await inPhase('service', logger, (phaseCleanup) =>
-    measureService(config, settings, db, logger, events, deadline, phaseCleanup),
-  );
+  const rounds = Math.max(1, Math.min(settings.rounds, events.length));
+  const sliceSize = Math.ceil(events.length / rounds);
+  const baselineRounds: Phase[] = [];
+  const serviceRounds: Phase[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const slice = events.slice(round * sliceSize, (round + 1) * sliceSize);
+    const measureBaselineRound = async () =>
+      baselineRounds.push(await inPhase('baseline', logger, (phaseCleanup) => measureBaseline(config, settings, slice, deadline, phaseCleanup)));
+    const measureServiceRound = async () =>
+      serviceRounds.push(
+        await inPhase('service', logger, (phaseCleanup) => measureService(config, settings, db, logger, slice, deadline, phaseCleanup)),
+      );
+    const order = round % 2 === 0 ? [measureBaselineRound, measureServiceRound] : [measureServiceRound, measureBaselineRound];
+    for (const measure of order) await measure();
+  }
+  const baseline = combinePhases(baselineRounds);
+  const service = combinePhases(serviceRounds);
   const { problems, warnings } = await beforeDeadline(deadline, verifyIngest(db, expected));
   const ratio = service.run.jobsPerSecond / baseline.run.jobsPerSecond;
   return { databaseName: bench.name, expected, baseline, service, ratio, problems, warnings };

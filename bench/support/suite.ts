@@ -10,12 +10,14 @@ import { measureBatchAdd, measureList, measureLookup, prepareApiBench, type ApiS
 import type { CleanupStack } from './cleanup.js';
 import type { Deadline } from './deadline.js';
 import { measureImport } from './import-measure.js';
-import { inPhase, measureIngest } from './ingest-measure.js';
+import { INGEST_ROUNDS, inPhase, measureIngest } from './ingest-measure.js';
 
 export interface SuiteSizes {
   quick: boolean;
   api: ApiSizes;
   ingestEvents: number;
+  /** Alternating rounds of the ingest measurement. */
+  ingestRounds: number;
   importAddresses: number;
 }
 
@@ -48,6 +50,7 @@ export const FULL_SIZES: SuiteSizes = {
     batchS: 10,
   },
   ingestEvents: 100_000,
+  ingestRounds: INGEST_ROUNDS,
   importAddresses: 1_000_000,
 };
 
@@ -67,6 +70,7 @@ export const QUICK_SIZES: SuiteSizes = {
     batchS: 3,
   },
   ingestEvents: 20_000,
+  ingestRounds: 2,
   importAddresses: 100_000,
 };
 
@@ -113,6 +117,7 @@ export async function runSuite(
         batchesInFlight: undefined,
         poolSize: config.DATABASE_POOL_SIZE,
         timeoutS: 0,
+        rounds: sizes.ingestRounds,
       },
       logger,
       deadline,

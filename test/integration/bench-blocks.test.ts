@@ -23,6 +23,7 @@ const TINY: SuiteSizes = {
     batchS: 1,
   },
   ingestEvents: 500,
+  ingestRounds: 2,
   importAddresses: 2000,
 };
 

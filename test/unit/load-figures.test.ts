@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { combineLoads, quantile, type LoadResult } from '../../bench/support/http-load.js';
+import { combinePhases, type Phase } from '../../bench/support/ingest-measure.js';
 
 function load(seconds: number, latenciesMs: number[], non2xx = 0): LoadResult {
   return {
@@ -42,5 +43,23 @@ describe('combineLoads', () => {
     expect(combined.p50Ms).toBe(1);
     expect(combined.p99Ms).toBe(50);
     expect(combined.latenciesMs).toHaveLength(100);
+  });
+});
+
+describe('combinePhases', () => {
+  const phase = (jobs: number, elapsedMs: number, cpuUsPerJob: number, loopBusy: number): Phase => ({
+    enqueueMs: 100,
+    run: { elapsedMs, completed: jobs, jobsPerSecond: (jobs * 1000) / elapsedMs, retriedAttempts: 1, processCpuUsPerJob: cpuUsPerJob, eventLoopBusy: loopBusy },
+  });
+
+  it('when ingest rounds are combined, then jobs and times are summed and the rest weighted', () => {
+    const combined = combinePhases([phase(1000, 1000, 100, 0.5), phase(3000, 1000, 200, 1)]);
+    expect(combined.enqueueMs).toBe(200);
+    expect(combined.run.completed).toBe(4000);
+    expect(combined.run.elapsedMs).toBe(2000);
+    expect(combined.run.jobsPerSecond).toBe(2000);
+    expect(combined.run.retriedAttempts).toBe(2);
+    expect(combined.run.processCpuUsPerJob).toBe(175);
+    expect(combined.run.eventLoopBusy).toBe(0.75);
   });
 });
