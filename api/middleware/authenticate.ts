@@ -18,22 +18,39 @@ export function callerOf(res: Response): Caller {
   return res.locals['caller'] as Caller;
 }
 
+interface CachedKey {
+  credentials: ApiKeyCredentials | null;
+  fetchedAt: number;
+}
+
 /**
- * Resolves `Authorization: Bearer <token>` to an account. Lookups (found or not) are cached for a
- * few seconds so a request costs one database round trip, not two; a revoked key stops working
- * when its entry expires. The cache is keyed by the token itself, which is in this process's memory
- * for the request anyway, so that a hit costs no hashing; only the database ever sees the digest.
+ * Resolves `Authorization: Bearer <token>` to an account. Lookups (found or not) are cached for
+ * `cacheTtlMs` so a request costs one database round trip, not two; a revoked key stops working
+ * when its entry expires. A key in steady use is looked up again in the background once its entry
+ * is half way to expiry, so its requests never wait on that lookup. The cache is keyed by the token
+ * itself, which is in this process's memory for the request anyway, so that a hit costs no
+ * hashing; only the database ever sees the digest.
  */
 export function authenticate(db: Database, logger: Logger, cacheTtlMs: number) {
-  const cache = new ExpiringCache<string, ApiKeyCredentials | null>(cacheTtlMs, 10_000);
+  const cache = new ExpiringCache<string, CachedKey>(cacheTtlMs, 10_000);
+  const refreshing = new Set<string>();
 
   async function lookup(token: string): Promise<ApiKeyCredentials | null> {
+    const fetchedAt = Date.now();
     const credentials = await findApiKeyByHash(db, hashToken(token));
-    cache.set(token, credentials);
+    cache.set(token, { credentials, fetchedAt });
     if (credentials && !credentials.revoked) {
       touchApiKey(db, credentials.keyId).catch((error: unknown) => logger.warn({ err: error }, 'could not record key use'));
     }
     return credentials;
+  }
+
+  function refreshInBackground(token: string): void {
+    if (refreshing.has(token)) return;
+    refreshing.add(token);
+    lookup(token)
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not refresh an API key; the cached entry stands until it expires'))
+      .finally(() => refreshing.delete(token));
   }
 
   function admit(credentials: ApiKeyCredentials | null, res: Response, next: NextFunction): void {
@@ -50,7 +67,8 @@ export function authenticate(db: Database, logger: Logger, cacheTtlMs: number) {
     if (token === undefined) throw new MissingApiKeyError();
     const cached = cache.get(token);
     if (cached !== undefined) {
-      admit(cached, res, next);
+      if (Date.now() - cached.fetchedAt >= cacheTtlMs / 2) refreshInBackground(token);
+      admit(cached.credentials, res, next);
       return;
     }
     return lookup(token).then((credentials) => admit(credentials, res, next));

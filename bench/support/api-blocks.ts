@@ -45,6 +45,8 @@ export interface ApiBench {
   listAccountId: string;
   listToken: string;
   sizes: ApiSizes;
+  /** Rows per second of the SQL seeding (INSERT ... SELECT): what PostgreSQL itself writes here. */
+  seedRowsPerSecond: number;
 }
 
 export interface LookupFigures {
@@ -78,8 +80,10 @@ export async function prepareApiBench(
   const accountIds = await beforeDeadline(deadline, createAccounts(db, sizes.accounts));
   const [listAccountId] = await beforeDeadline(deadline, createAccounts(db, 1, 'bench-list'));
   if (listAccountId === undefined) throw new Error('no list account');
-  await beforeDeadline(deadline, seedSuppressions(db, accountIds, sizes.lookupRows));
-  await beforeDeadline(deadline, seedSuppressions(db, [listAccountId], sizes.listRows));
+  const seedMs =
+    (await beforeDeadline(deadline, seedSuppressions(db, accountIds, sizes.lookupRows))) +
+    (await beforeDeadline(deadline, seedSuppressions(db, [listAccountId], sizes.listRows)));
+  const seedRowsPerSecond = ((sizes.lookupRows + sizes.listRows) * 1000) / seedMs;
 
   const tokens: string[] = [];
   for (let index = 0; index < sizes.keyedAccounts; index += 1) {
@@ -110,7 +114,7 @@ export async function prepareApiBench(
   });
   const baseline = await beforeDeadline(deadline, startChildServer('bench/servers/baseline-server.ts', env));
   cleanup.push('stop baseline', () => baseline.stop());
-  return { db, service, baseline, accountIds, tokens, listAccountId, listToken: listKey.token, sizes };
+  return { db, service, baseline, accountIds, tokens, listAccountId, listToken: listKey.token, sizes, seedRowsPerSecond };
 }
 
 /** Existing (key index, email) pairs, shuffled with a fixed seed, for lookups that all hit. */

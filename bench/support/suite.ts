@@ -95,6 +95,7 @@ export async function runSuite(
   const api = await inPhase('api', logger, async (cleanup) => {
     progress(`seeding ${sizes.api.lookupRows} suppressions over ${sizes.api.accounts} accounts and ${sizes.api.listRows} in one account`);
     const bench = await prepareApiBench(config, sizes.api, logger, deadline, cleanup);
+    progress(`seeded at ${Math.round(bench.seedRowsPerSecond)} rows/s: PostgreSQL's own INSERT ... SELECT rate for suppressions here`);
     progress(`lookup: service ${bench.service.url} versus baseline ${bench.baseline.url}, ${sizes.api.connections} connections, ${sizes.api.loadS} s each`);
     const lookup = await measureLookup(bench, deadline, progress);
     progress('list: first page versus a deep page');

@@ -99,6 +99,30 @@ describe('403 invalid_api_key', () => {
     expectError(response, 403, 'invalid_api_key');
   });
 
+  it('when a key in use is half way to its cache expiry, then it is looked up again in the background', async () => {
+    const ttlMs = 4000;
+    const refreshing = await startTestApp(app.database.db, { authCacheTtlMs: ttlMs });
+    try {
+      const key = await createAccountKey(app.database.db);
+      const api = apiClient(refreshing.url, key.token);
+      const cachedAt = Date.now();
+      expect((await api.get('/suppressions')).status).toBe(200);
+      expect(await revokeApiKey(app.database.db, key.keyId)).toBe(true);
+      await sleep(ttlMs / 2 + 100);
+      // Still served from the cache, and this request starts the lookup that sees the revocation.
+      expect((await api.get('/suppressions')).status).toBe(200);
+      let response = await api.get('/suppressions');
+      while (response.status === 200 && Date.now() - cachedAt < ttlMs - 500) {
+        await sleep(25);
+        response = await api.get('/suppressions');
+      }
+      expectError(response, 403, 'invalid_api_key');
+      expect(Date.now() - cachedAt).toBeLessThan(ttlMs);
+    } finally {
+      await refreshing.close();
+    }
+  });
+
   it('when a key in use is revoked, then it answers 403 once the key cache entry expires', async () => {
     // With the default cache (5 s) the first request after revocation may still be served from the
     // cache; an app with a 100 ms cache shows the expiry itself without a long wait.
