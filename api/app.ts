@@ -58,13 +58,14 @@ export function createApp(options: AppOptions): Express {
   // The API first: its requests, by far the most, then pass no other router's routes.
   app.use(
     SUPPRESSIONS_PATH,
-    noStore,
-    authenticate(options.db, options.logger, options.authCacheTtlMs ?? 5000),
-    rateLimited,
-    // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:
-    // application/json` on bodiless GET and DELETE too; those skip the parser.
-    onlyForPost([express.json({ limit: bodyLimit, strict: true }), ...idempotent]),
-    suppressionsRouter(options.db),
+    suppressionsRouter(options.db, [
+      noStore,
+      authenticate(options.db, options.logger, options.authCacheTtlMs ?? 5000),
+      ...rateLimited,
+      // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:
+      // application/json` on bodiless GET and DELETE too; those skip the parser.
+      onlyForPost([express.json({ limit: bodyLimit, strict: true }), ...idempotent]),
+    ]),
   );
 
   namedRoute(app, '', '/health')

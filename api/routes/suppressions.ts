@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import type { Database } from '../../src/db/database.js';
 import {
   addSuppressions,
@@ -52,8 +52,14 @@ function accountOf(res: Response): string {
 /** Where `suppressionsRouter` is mounted. */
 export const SUPPRESSIONS_PATH = '/suppressions';
 
-export function suppressionsRouter(db: Database): Router {
+/**
+ * The five endpoints (and `POST /suppressions`). `guards` (authentication, rate limiting, body
+ * parsing) run first for every request that reaches the router: inside it, rather than as layers
+ * of their own on the app's mount path, they cost no path trimming per request.
+ */
+export function suppressionsRouter(db: Database, guards: readonly RequestHandler[] = []): Router {
   const router = Router();
+  if (guards.length > 0) router.use(...guards);
   const route = <Path extends string>(path: Path) => namedRoute(router, SUPPRESSIONS_PATH, path);
 
   // Lookups first: by far the most frequent. A single segment never matches `/batch/add` or `/batch/remove`.
