@@ -11,7 +11,7 @@ import { createAccounts, createBenchDatabase } from './bench-database.js';
 import { startChildServer, type ChildServer } from './child-server.js';
 import type { CleanupStack } from './cleanup.js';
 import { beforeDeadline, type Deadline } from './deadline.js';
-import { combineLoads, runLoad, type LoadResult } from './http-load.js';
+import { combineLoads, quantile, runLoad, type LoadResult } from './http-load.js';
 import { CpuTally } from './process-cpu.js';
 import { deletePrefix, freshPrefix } from './redis-prefix.js';
 import { seededEmail, seedSuppressions } from './seed.js';
@@ -219,23 +219,36 @@ export async function measureList(bench: ApiBench, deadline: Deadline): Promise<
   const cursor = rows[0]?.id;
   if (cursor === undefined) throw new Error('the list account has too few entries');
   // Sequential requests timed here (sub-millisecond resolution; autocannon reports whole milliseconds).
-  const page = async (path: string): Promise<number> => {
-    const timings: number[] = [];
-    for (let index = 0; index < bench.sizes.listRequests; index += 1) {
-      const startedAt = performance.now();
-      const response = await fetch(`${bench.service.url}${path}`, { headers: { authorization: `Bearer ${bench.listToken}` } });
-      const body = (await response.json()) as { data?: unknown[] };
-      timings.push(performance.now() - startedAt);
-      if (response.status !== 200 || body.data?.length !== 100) throw new Error(`list ${path}: status ${response.status}, ${body.data?.length ?? 0} entries`);
-    }
-    timings.sort((x, y) => x - y);
-    return Math.round((timings[Math.floor(timings.length / 2)] ?? 0) * 1000) / 1000;
+  const timed = async (path: string): Promise<number> => {
+    const startedAt = performance.now();
+    const response = await fetch(`${bench.service.url}${path}`, { headers: { authorization: `Bearer ${bench.listToken}` } });
+    const body = (await response.json()) as { data?: unknown[] };
+    const ms = performance.now() - startedAt;
+    if (response.status !== 200 || body.data?.length !== 100) throw new Error(`list ${path}: status ${response.status}, ${body.data?.length ?? 0} entries`);
+    return ms;
   };
-  // Warm both paths (plans, caches), then measure each.
-  await beforeDeadline(deadline, page('/suppressions?limit=100'));
-  await beforeDeadline(deadline, page(`/suppressions?limit=100&after=${cursor}`));
-  const first = await beforeDeadline(deadline, page('/suppressions?limit=100'));
-  const deep = await beforeDeadline(deadline, page(`/suppressions?limit=100&after=${cursor}`));
+  const firstPath = '/suppressions?limit=100';
+  const deepPath = `/suppressions?limit=100&after=${cursor}`;
+  // The two pages alternate, request by request, so both see the same drift in the machine's load.
+  const measure = async (requests: number): Promise<{ first: number[]; deep: number[] }> => {
+    const timings = { first: [] as number[], deep: [] as number[] };
+    for (let index = 0; index < requests; index += 1) {
+      if (index % 2 === 0) {
+        timings.first.push(await timed(firstPath));
+        timings.deep.push(await timed(deepPath));
+      } else {
+        timings.deep.push(await timed(deepPath));
+        timings.first.push(await timed(firstPath));
+      }
+    }
+    return timings;
+  };
+  const median = (values: number[]): number => Math.round(quantile([...values].sort((x, y) => x - y), 0.5) * 1000) / 1000;
+  // Warm both paths (plans, caches), then measure.
+  await beforeDeadline(deadline, measure(Math.min(20, bench.sizes.listRequests)));
+  const timings = await beforeDeadline(deadline, measure(bench.sizes.listRequests));
+  const first = median(timings.first);
+  const deep = median(timings.deep);
   return { first_page_p50_ms: first, deep_page_p50_ms: deep, ratio: round3(deep / first) };
 }
 
