@@ -45,7 +45,7 @@ export async function findApiKeyByHash(db: Queryable, tokenHash: Buffer): Promis
 
 /**
  * Records that a key was used. `last_used_at` is kept to the minute: a key in steady use is written
- * (a row version and a WAL flush) once a minute, not on every authentication.
+ * (a row version and a WAL flush) once a minute, not on every key lookup.
  */
 export async function touchApiKey(db: Queryable, keyId: string): Promise<void> {
   await db.query({
