@@ -199,6 +199,7 @@ export async function measureLookup(
   const baseline = combineLoads(baselineRounds);
   const service = combineLoads(serviceRounds);
   progress(`lookup CPU per request: service ${cpu.service.describe(service.requests)}; baseline ${cpu.baseline.describe(baseline.requests)}`);
+  progress(`lookup latency p50/p90/p99/p99.9 ms: service ${latencyProfile(service)}; baseline ${latencyProfile(baseline)}`);
   return {
     rps: Math.round(service.rps),
     p50_ms: service.p50Ms,
@@ -282,3 +283,8 @@ export async function measureBatchAdd(bench: ApiBench, deadline: Deadline): Prom
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
+
+function latencyProfile(load: LoadResult): string {
+  const sorted = [...load.latenciesMs].sort((x, y) => x - y);
+  return [0.5, 0.9, 0.99, 0.999].map((fraction) => quantile(sorted, fraction).toFixed(1)).join('/');
+}
