@@ -228,19 +228,13 @@ export async function measureList(bench: ApiBench, deadline: Deadline): Promise<
     if (response.status !== 200 || body.data?.length !== 100) throw new Error(`list ${path}: status ${response.status}, ${body.data?.length ?? 0} entries`);
     return ms;
   };
-  const firstPath = '/suppressions?limit=100';
-  const deepPath = `/suppressions?limit=100&after=${cursor}`;
+  const paths = { first: '/suppressions?limit=100', deep: `/suppressions?limit=100&after=${cursor}` };
   // The two pages alternate, request by request, so both see the same drift in the machine's load.
   const measure = async (requests: number): Promise<{ first: number[]; deep: number[] }> => {
     const timings = { first: [] as number[], deep: [] as number[] };
     for (let index = 0; index < requests; index += 1) {
-      if (index % 2 === 0) {
-        timings.first.push(await timed(firstPath));
-        timings.deep.push(await timed(deepPath));
-      } else {
-        timings.deep.push(await timed(deepPath));
-        timings.first.push(await timed(firstPath));
-      }
+      const order = index % 2 === 0 ? (['first', 'deep'] as const) : (['deep', 'first'] as const);
+      for (const page of order) timings[page].push(await timed(paths[page]));
     }
     return timings;
   };
