@@ -25,6 +25,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([server?.close(), unreachable?.close()]);
+  // Idempotency records live 24 hours; this file's are removed with it.
+  const keys = (await redis?.keys(`${keyPrefix}*`)) ?? [];
+  if (keys.length > 0) await redis.del(...keys);
   redis?.disconnect();
   deadRedis?.disconnect();
   await database?.drop();
