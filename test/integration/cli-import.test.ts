@@ -1,37 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findListAccount } from '../../cli/lists/list-account.js';
 import type { ListFormat } from '../../cli/lists/list-format.js';
 import { runList, type ListRun } from '../../cli/lists/run-list.js';
 import { ensureAccount, type Account } from '../../src/db/account-repository.js';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
-import { createLogger } from '../../src/logger.js';
-import { BATCHES_QUEUE } from '../../src/queues.js';
-import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.js';
 import { runCli, type CliRun } from '../support/run-cli.js';
 import { uniqueEmails } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { createTestQueue, eventually, type TestQueue } from '../support/test-queue.js';
+import { useBatchWorker } from '../support/test-batch-worker.js';
+import { eventually } from '../support/test-queue.js';
 
-let database: TestDatabase;
-let batches: TestQueue;
-let worker: BatchWorker;
+const setup = useBatchWorker();
 
-beforeAll(async () => {
-  [database, batches] = await Promise.all([createTestDatabase(), createTestQueue(BATCHES_QUEUE)]);
-  worker = startBatchWorker({ db: database.db, logger: createLogger('silent'), connection: batches.connection, prefix: batches.prefix });
-  await worker.worker.waitUntilReady();
-});
-
-afterAll(async () => {
-  await worker?.close();
-  await batches?.cleanup();
-  await database?.drop();
-});
-
-const newAccount = (): Promise<Account> => ensureAccount(database.db, `account-${randomUUID()}`);
+const newAccount = (): Promise<Account> => ensureAccount(setup.database.db, `account-${randomUUID()}`);
 
 function collector() {
   let text = '';
@@ -75,8 +58,8 @@ async function run(account: Account, text: string, options: RunOptions = {}) {
       wait: options.wait ?? true,
     },
     {
-      redisUrl: batches.redisUrl,
-      prefix: batches.prefix,
+      redisUrl: setup.batches.redisUrl,
+      prefix: setup.batches.prefix,
       stdout: stdout.stream,
       stderr: stderr.stream,
       tty: false,
@@ -90,7 +73,7 @@ async function run(account: Account, text: string, options: RunOptions = {}) {
 const invalidLineNumbers = (stderr: string): number[] => [...stderr.matchAll(/^line (\d+): /gm)].map((match) => Number(match[1]));
 
 async function listedEmails(account: Account): Promise<string[]> {
-  const { rows } = await database.db.query<{ email: string }>({
+  const { rows } = await setup.database.db.query<{ email: string }>({
     text: 'SELECT email FROM suppressions WHERE account_id = $1 ORDER BY email',
     values: [account.id],
   });
@@ -98,7 +81,7 @@ async function listedEmails(account: Account): Promise<string[]> {
 }
 
 async function suppressionCount(account: Account): Promise<number> {
-  const { rows } = await database.db.query<{ count: string }>({
+  const { rows } = await setup.database.db.query<{ count: string }>({
     text: 'SELECT count(*) FROM suppressions WHERE account_id = $1',
     values: [account.id],
   });
@@ -109,7 +92,7 @@ describe('cli import', () => {
   it('when a list has new, already present, repeated and invalid addresses, then each is counted and the invalid lines are named', async () => {
     const account = await newAccount();
     const [fresh1, fresh2, present] = uniqueEmails(3);
-    await addSuppressions(database.db, account.id, [{ id: newId(), email: present!, origin: 'bounce', sourceId: null }]);
+    await addSuppressions(setup.database.db, account.id, [{ id: newId(), email: present!, origin: 'bounce', sourceId: null }]);
     const list = [
       fresh1, //                          1 new
       ` ${fresh2!.toUpperCase()} `, //    2 new, once normalised
@@ -263,7 +246,7 @@ describe('cli import', () => {
 
     await run(account, email!, { origin: 'bounce' });
 
-    const { rows } = await database.db.query<{ origin: string; source_id: string | null }>({
+    const { rows } = await setup.database.db.query<{ origin: string; source_id: string | null }>({
       text: 'SELECT origin, source_id FROM suppressions WHERE account_id = $1',
       values: [account.id],
     });
@@ -281,7 +264,7 @@ describe('cli import', () => {
     expect(result.stderr).toMatch(/^queued 3 jobs \(25,000 addresses\) from 25,001 lines$/m);
     expect(result.stderr).toMatch(/^3 of 3 jobs finished \(25,000 addresses processed\)$/m);
     expect(await suppressionCount(account)).toBe(25_000);
-    const jobs = await batches.queue.getJobs(['completed']);
+    const jobs = await setup.batches.queue.getJobs(['completed']);
     const ours = jobs.filter((job) => (job.data as { account_id: string }).account_id === account.id);
     expect(ours.map((job) => (job.data as { emails: string[] }).emails.length).sort()).toEqual([10_000, 10_000, 5_000]);
   }, 60_000);
@@ -321,9 +304,9 @@ describe('cli import', () => {
   it('when the account is looked up, then a name or an id finds it and anything else is a clear error', async () => {
     const account = await newAccount();
 
-    expect(await findListAccount(database.db, account.name)).toEqual(account);
-    expect(await findListAccount(database.db, account.id.toUpperCase())).toEqual(account);
-    await expect(findListAccount(database.db, 'no-such-account')).rejects.toThrow(/^No account named or with id "no-such-account"\.$/);
+    expect(await findListAccount(setup.database.db, account.name)).toEqual(account);
+    expect(await findListAccount(setup.database.db, account.id.toUpperCase())).toEqual(account);
+    await expect(findListAccount(setup.database.db, 'no-such-account')).rejects.toThrow(/^No account named or with id "no-such-account"\.$/);
   });
 });
 
@@ -332,7 +315,7 @@ describe('cli remove', () => {
     const account = await newAccount();
     const emails = uniqueEmails(5);
     const added = await addSuppressions(
-      database.db,
+      setup.database.db,
       account.id,
       emails.map((email) => ({ id: newId(), email, origin: 'manual', sourceId: null })),
     );
@@ -362,7 +345,7 @@ describe('cli remove', () => {
     const account = await newAccount();
     const emails = uniqueEmails(2);
     const added = await addSuppressions(
-      database.db,
+      setup.database.db,
       account.id,
       emails.map((email) => ({ id: newId(), email, origin: 'manual', sourceId: null })),
     );
@@ -381,7 +364,7 @@ describe('cli remove', () => {
 
 /** The real CLI against this file's database and queue prefix. */
 function runListCli(args: string[], stdin: string): Promise<CliRun> {
-  return runCli(args, { DATABASE_URL: database.url, REDIS_URL: batches.redisUrl, QUEUE_PREFIX: batches.prefix }, stdin);
+  return runCli(args, { DATABASE_URL: setup.database.url, REDIS_URL: setup.batches.redisUrl, QUEUE_PREFIX: setup.batches.prefix }, stdin);
 }
 
 describe('the CLI process', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExportFormat } from '../../cli/export/export-formats.js';
 import { writeExport } from '../../cli/export/write-export.js';
 import { runList } from '../../cli/lists/run-list.js';
@@ -9,28 +9,10 @@ import { streamSuppressions } from '../../src/db/suppression-export.js';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import { ORIGINS, type Origin } from '../../src/domain/suppression.js';
-import { createLogger } from '../../src/logger.js';
-import { BATCHES_QUEUE } from '../../src/queues.js';
-import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.js';
 import { uniqueEmails } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { createTestQueue, type TestQueue } from '../support/test-queue.js';
+import { useBatchWorker } from '../support/test-batch-worker.js';
 
-let database: TestDatabase;
-let batches: TestQueue;
-let worker: BatchWorker;
-
-beforeAll(async () => {
-  [database, batches] = await Promise.all([createTestDatabase(), createTestQueue(BATCHES_QUEUE)]);
-  worker = startBatchWorker({ db: database.db, logger: createLogger('silent'), connection: batches.connection, prefix: batches.prefix });
-  await worker.worker.waitUntilReady();
-});
-
-afterAll(async () => {
-  await worker?.close();
-  await batches?.cleanup();
-  await database?.drop();
-});
+const setup = useBatchWorker();
 
 function sink(): { stream: Writable; text: () => string } {
   let text = '';
@@ -46,7 +28,7 @@ function sink(): { stream: Writable; text: () => string } {
 /** What `export --account <a> [--origin o] --format f` prints. */
 async function exportText(account: Account, format: ExportFormat, origin?: Origin): Promise<string> {
   const out = sink();
-  await writeExport(streamSuppressions(database.db, { accountId: account.id, origin }), out.stream, format);
+  await writeExport(streamSuppressions(setup.database.db, { accountId: account.id, origin }), out.stream, format);
   return out.text();
 }
 
@@ -54,7 +36,7 @@ async function exportText(account: Account, format: ExportFormat, origin?: Origi
 async function importText(account: Account, text: string, format: ExportFormat, origin: Origin): Promise<void> {
   const report = await runList(
     { operation: 'add', account, origin, input: Readable.from([text]), format, wait: true },
-    { redisUrl: batches.redisUrl, prefix: batches.prefix, stdout: sink().stream, stderr: sink().stream, tty: false },
+    { redisUrl: setup.batches.redisUrl, prefix: setup.batches.prefix, stdout: sink().stream, stderr: sink().stream, tty: false },
   );
   expect(report.exitCode).toBe(0);
   expect(report.totals?.failed).toEqual([]);
@@ -63,17 +45,17 @@ async function importText(account: Account, text: string, format: ExportFormat, 
 /** The content of a list, without what is the list's own (ids and times). */
 async function contentOf(account: Account): Promise<string[]> {
   const rows: string[] = [];
-  for await (const entry of streamSuppressions(database.db, { accountId: account.id })) rows.push(`${entry.origin} ${entry.email}`);
+  for await (const entry of streamSuppressions(setup.database.db, { accountId: account.id })) rows.push(`${entry.origin} ${entry.email}`);
   return rows.sort();
 }
 
 describe('export, then import into another account', () => {
   it.each(['csv', 'ndjson'] as const)('when a mixed list goes out as %s and back in origin by origin, then the content is identical', async (format) => {
-    const source = await ensureAccount(database.db, `source-${randomUUID()}`);
-    const target = await ensureAccount(database.db, `target-${randomUUID()}`);
+    const source = await ensureAccount(setup.database.db, `source-${randomUUID()}`);
+    const target = await ensureAccount(setup.database.db, `target-${randomUUID()}`);
     const emails = uniqueEmails(2400);
     await addSuppressions(
-      database.db,
+      setup.database.db,
       source.id,
       emails.map((email, index) => {
         const origin = ORIGINS[index % 3] as Origin;
