@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiClient, createAccountKey, uniqueEmails, type ApiClient, type ApiResponse, useTestApp } from '../support/test-app.js';
+import { addInOrder, apiClient, createAccountKey, uniqueEmails, type ApiClient, type ApiResponse, useTestApp } from '../support/test-app.js';
 
 const app = useTestApp();
 
@@ -8,17 +8,6 @@ async function twoAccounts(): Promise<{ owner: ApiClient; other: ApiClient }> {
   const [ownerKey, otherKey] = await Promise.all([createAccountKey(app.database.db), createAccountKey(app.database.db)]);
   expect(ownerKey.accountId).not.toBe(otherKey.accountId);
   return { owner: apiClient(app.server.url, ownerKey.token), other: apiClient(app.server.url, otherKey.token) };
-}
-
-/** Adds addresses one request at a time so that their ids (and so their order) are distinct. */
-async function addInOrder(api: ApiClient, emails: string[]): Promise<string[]> {
-  const ids: string[] = [];
-  for (const email of emails) {
-    const response = await api.post('/suppressions', { email });
-    expect(response.status).toBe(201);
-    ids.push(response.body.id);
-  }
-  return ids;
 }
 
 const idsOf = (response: ApiResponse): string[] => response.body.data.map((entry: { id: string }) => entry.id);

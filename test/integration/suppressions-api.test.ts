@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Origin } from '../../src/domain/suppression.js';
-import { apiClient, createAccountKey, uniqueEmails, type ApiClient, useTestApp } from '../support/test-app.js';
+import { addInOrder, apiClient, createAccountKey, uniqueEmails, type ApiClient, useTestApp } from '../support/test-app.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -13,17 +13,6 @@ const app = useTestApp();
 async function newAccount(): Promise<{ api: ApiClient; accountId: string }> {
   const key = await createAccountKey(app.database.db);
   return { api: apiClient(app.server.url, key.token), accountId: key.accountId };
-}
-
-/** Adds addresses one request at a time so that their ids (and so their order) are distinct. */
-async function addInOrder(api: ApiClient, emails: string[]): Promise<string[]> {
-  const ids: string[] = [];
-  for (const email of emails) {
-    const response = await api.post('/suppressions', { email });
-    expect(response.status).toBe(201);
-    ids.push(response.body.id);
-  }
-  return ids;
 }
 
 describe('success codes and shapes', () => {

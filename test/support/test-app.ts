@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createApp, type AppOptions } from '../../api/app.js';
 import { listen, type RunningServer } from '../../api/server.js';
 import { issueApiKey, type IssuedApiKey } from '../../src/db/api-key-repository.js';
@@ -72,6 +72,17 @@ export function apiClient(baseUrl: string, token: string | null) {
 }
 
 export type ApiClient = ReturnType<typeof apiClient>;
+
+/** Adds addresses one request at a time so that their ids (and so their order) are distinct. */
+export async function addInOrder(api: ApiClient, emails: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const email of emails) {
+    const response = await api.post('/suppressions', { email });
+    expect(response.status).toBe(201);
+    ids.push(response.body.id);
+  }
+  return ids;
+}
 
 /** Distinct addresses for one test, so tests never share data. */
 export function uniqueEmails(count: number, domain = 'example.com'): string[] {
