@@ -13,6 +13,7 @@ import { EVENTS_QUEUE } from '../../src/queues.js';
 import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { apiClient, createAccountKey, startTestApp, uniqueEmails } from '../support/test-app.js';
+import { bounceEvent, complaintEvent } from '../support/test-events.js';
 import { createTestQueue, eventually, settled, type TestQueue } from '../support/test-queue.js';
 
 let database: TestDatabase;
@@ -51,29 +52,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function bounce(accountId: string, email: string, type: 'permanent' | 'transient' | 'undetermined' = 'permanent'): SuppressionEventInput {
-  return {
-    account_id: accountId,
-    event_id: `evt-${randomUUID()}`,
-    type: 'bounce',
-    email,
-    source_id: randomUUID(),
-    occurred_at: new Date().toISOString(),
-    bounce: { type, sub_type: 'general', status: '5.1.1', diagnostic: 'smtp; 550 5.1.1 user unknown' },
-  };
-}
-
-function complaint(accountId: string, email: string): SuppressionEventInput {
-  return {
-    account_id: accountId,
-    event_id: `evt-${randomUUID()}`,
-    type: 'complaint',
-    email,
-    source_id: randomUUID(),
-    occurred_at: new Date().toISOString(),
-    complaint: { feedback_type: 'abuse' },
-  };
-}
 
 async function newAccountId(): Promise<string> {
   return (await createAccountKey(database.db)).accountId;
@@ -88,7 +66,7 @@ describe('the rules', () => {
   it('when a complaint arrives, then the address is suppressed with origin complaint and the email id as source', async () => {
     const accountId = await newAccountId();
     const [email] = uniqueEmails(1);
-    const event = complaint(accountId, email!);
+    const event = complaintEvent(accountId, email!);
     const { job, state } = await publishAndSettle(event);
     expect(state).toBe('completed');
     const entry = await findSuppressionByEmail(database.db, accountId, email!);
@@ -99,7 +77,7 @@ describe('the rules', () => {
   it('when a permanent bounce arrives, then the address is suppressed with origin bounce', async () => {
     const accountId = await newAccountId();
     const [email] = uniqueEmails(1);
-    const event = bounce(accountId, email!);
+    const event = bounceEvent(accountId, email!);
     const { job } = await publishAndSettle(event);
     expect(job.returnvalue.outcome).toBe('suppressed');
     expect(await findSuppressionByEmail(database.db, accountId, email!)).toMatchObject({ origin: 'bounce', sourceId: event.source_id });
@@ -110,7 +88,7 @@ describe('the rules', () => {
   it.each(['transient', 'undetermined'] as const)('when a %s bounce arrives, then it is recorded and nothing is suppressed', async (type) => {
     const accountId = await newAccountId();
     const [email] = uniqueEmails(1);
-    const { job, state } = await publishAndSettle(bounce(accountId, email!, type));
+    const { job, state } = await publishAndSettle(bounceEvent(accountId, email!, type));
     expect(state).toBe('completed');
     expect(job.returnvalue).toEqual({ outcome: 'not_suppressed', suppression_id: null });
     expect(await findSuppressionByEmail(database.db, accountId, email!)).toBeNull();
@@ -120,7 +98,7 @@ describe('the rules', () => {
   it("when the event's address has capitals and spaces, then the suppression is stored normalised", async () => {
     const accountId = await newAccountId();
     const [email] = uniqueEmails(1);
-    await publishAndSettle(complaint(accountId, `  ${email!.toUpperCase()}  `));
+    await publishAndSettle(complaintEvent(accountId, `  ${email!.toUpperCase()}  `));
     expect(await findSuppressionByEmail(database.db, accountId, email!)).not.toBeNull();
   });
 
@@ -128,7 +106,7 @@ describe('the rules', () => {
     const accountId = await newAccountId();
     const [email] = uniqueEmails(1);
     const [manual] = await addSuppressions(database.db, accountId, [{ id: newId(), email: email!, origin: 'manual', sourceId: null }]);
-    const { job } = await publishAndSettle(complaint(accountId, email!));
+    const { job } = await publishAndSettle(complaintEvent(accountId, email!));
     expect(job.returnvalue).toEqual({ outcome: 'already_suppressed', suppression_id: manual!.id });
     expect(await findSuppressionByEmail(database.db, accountId, email!)).toMatchObject({ id: manual!.id, origin: 'manual', sourceId: null });
     expect(await eventsForEmail(database.db, accountId, email!)).toMatchObject([{ type: 'complaint', outcome: 'already_suppressed' }]);
@@ -137,9 +115,9 @@ describe('the rules', () => {
   it('when a bounce and then a complaint arrive for one address, then the first origin wins', async () => {
     const accountId = await newAccountId();
     const [email] = uniqueEmails(1);
-    const first = bounce(accountId, email!);
+    const first = bounceEvent(accountId, email!);
     await publishAndSettle(first);
-    const { job } = await publishAndSettle(complaint(accountId, email!));
+    const { job } = await publishAndSettle(complaintEvent(accountId, email!));
     expect(job.returnvalue.outcome).toBe('already_suppressed');
     expect(await findSuppressionByEmail(database.db, accountId, email!)).toMatchObject({ origin: 'bounce', sourceId: first.source_id });
   });
@@ -149,7 +127,7 @@ describe('duplicate delivery', () => {
   it('when the same event is published twice, then it is one job and one record', async () => {
     const accountId = await newAccountId();
     const [email] = uniqueEmails(1);
-    const event = complaint(accountId, email!);
+    const event = complaintEvent(accountId, email!);
     const firstId = await producer.publish(event);
     const secondId = await producer.publish(event);
     expect(secondId).toBe(firstId);
@@ -165,7 +143,7 @@ describe('duplicate delivery', () => {
     try {
       const api = apiClient(server.url, key.token);
       const [email] = uniqueEmails(1);
-      const event = bounce(key.accountId, email!);
+      const event = bounceEvent(key.accountId, email!);
       await publishAndSettle(event);
       expect((await api.delete(`/suppressions/${encodeURIComponent(email!)}`)).status).toBe(200);
 
@@ -188,7 +166,7 @@ describe('duplicate delivery', () => {
   it('when copies of one event are processed side by side, then exactly one is applied', async () => {
     const accountId = await newAccountId();
     const [email] = uniqueEmails(1);
-    const event = complaint(accountId, email!);
+    const event = complaintEvent(accountId, email!);
     const jobs = await queue.queue.addBulk(
       Array.from({ length: 5 }, () => ({ name: 'complaint', data: event, opts: { jobId: `copy-${randomUUID()}` } })),
     );
@@ -208,7 +186,7 @@ describe('poison jobs', () => {
       { account_id: accountId, event_id: 'broken', type: 'bounce', email: 'not an address' },
       { attempts: 5, backoff: { type: 'fixed', delay: 10 } },
     );
-    const next = await producer.publish(complaint(accountId, email!));
+    const next = await producer.publish(complaintEvent(accountId, email!));
     const failed = await settled(queue.queue, poison.id!);
     expect(failed.state).toBe('failed');
     expect(failed.job.attemptsMade).toBe(1);
@@ -221,7 +199,7 @@ describe('poison jobs', () => {
 
   it('when the account does not exist, then the job fails at once saying so', async () => {
     const missing = randomUUID();
-    const poison = await queue.queue.add('complaint', complaint(missing, uniqueEmails(1)[0]!), { attempts: 5 });
+    const poison = await queue.queue.add('complaint', complaintEvent(missing, uniqueEmails(1)[0]!), { attempts: 5 });
     const { job, state } = await settled(queue.queue, poison.id!);
     expect(state).toBe('failed');
     expect(job.attemptsMade).toBe(1);
@@ -230,7 +208,7 @@ describe('poison jobs', () => {
 
   it('when the job name does not match the type, then it fails at once', async () => {
     const accountId = await newAccountId();
-    const poison = await queue.queue.add('bounce', complaint(accountId, uniqueEmails(1)[0]!), { attempts: 5 });
+    const poison = await queue.queue.add('bounce', complaintEvent(accountId, uniqueEmails(1)[0]!), { attempts: 5 });
     const { job, state } = await settled(queue.queue, poison.id!);
     expect(state).toBe('failed');
     expect(job.failedReason).toMatch(/does not match type/);
@@ -238,7 +216,7 @@ describe('poison jobs', () => {
 
   it('when the producer is given an invalid event, then it throws and enqueues nothing', async () => {
     const accountId = await newAccountId();
-    const valid = complaint(accountId, uniqueEmails(1)[0]!);
+    const valid = complaintEvent(accountId, uniqueEmails(1)[0]!);
     const before = await queue.queue.getJobCountByTypes('waiting', 'active', 'completed', 'failed', 'delayed');
     await expect(producer.publishMany([valid, { ...valid, event_id: '' }])).rejects.toThrow(/event 1: invalid event: event_id/);
     await expect(producer.publish({ ...valid, type: 'bounce' })).rejects.toThrow(/bounce is required/);
@@ -250,13 +228,13 @@ describe('account isolation', () => {
   it("when an event arrives for one account, then another account's list is untouched", async () => {
     const [first, second] = [await newAccountId(), await newAccountId()];
     const [email] = uniqueEmails(1);
-    await publishAndSettle(complaint(first, email!));
+    await publishAndSettle(complaintEvent(first, email!));
     expect(await findSuppressionByEmail(database.db, first, email!)).not.toBeNull();
     expect(await findSuppressionByEmail(database.db, second, email!)).toBeNull();
     // The same upstream event id in another account is another event.
-    const shared = complaint(second, email!);
+    const shared = complaintEvent(second, email!);
     const { job } = await publishAndSettle({ ...shared, event_id: 'same-id' });
-    const { job: other } = await publishAndSettle({ ...complaint(first, email!), event_id: 'same-id' });
+    const { job: other } = await publishAndSettle({ ...complaintEvent(first, email!), event_id: 'same-id' });
     expect(job.returnvalue.outcome).toBe('suppressed');
     expect(other.returnvalue.outcome).toBe('already_suppressed');
   });
@@ -284,7 +262,7 @@ describe('resilience', () => {
   it('when the database goes away in the middle of a stream, then every event lands once after it returns', async () => {
     const accountId = await newAccountId();
     const emails = uniqueEmails(300);
-    const events = emails.map((email) => complaint(accountId, email));
+    const events = emails.map((email) => complaintEvent(accountId, email));
     const name = new URL(database.url).pathname.slice(1);
     const firstHalf = await producer.publishMany(events.slice(0, 150));
     await eventually(async () => (await countRows('suppressions', accountId)) > 0, 10_000, 'first rows');
@@ -305,7 +283,7 @@ describe('resilience', () => {
     await worker!.close();
     worker = undefined;
     const accountId = await newAccountId();
-    const events = uniqueEmails(2000).map((email) => bounce(accountId, email));
+    const events = uniqueEmails(2000).map((email) => bounceEvent(accountId, email));
     const ids = await producer.publishMany(events);
     const stopping = startWorker(50);
     await eventually(async () => (await countRows('suppression_events', accountId)) >= 100, 20_000, 'first events');
@@ -333,7 +311,7 @@ describe('the producer without Redis', () => {
       const accountId = await newAccountId();
       const startedAt = Date.now();
       // Whichever comes first, ioredis giving up its retries or the deadline, the call fails fast.
-      await expect(offline.publish(complaint(accountId, uniqueEmails(1)[0]!))).rejects.toThrow(/^Redis did not answer: /);
+      await expect(offline.publish(complaintEvent(accountId, uniqueEmails(1)[0]!))).rejects.toThrow(/^Redis did not answer: /);
       expect(Date.now() - startedAt).toBeLessThan(5000);
     } finally {
       await offline.close().catch(() => undefined);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/batches/batch-schema.js';
 import { createLogger } from '../../src/logger.js';
@@ -8,6 +7,7 @@ import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.j
 import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { createAccountKey, uniqueEmails } from '../support/test-app.js';
+import { complaintEvent } from '../support/test-events.js';
 import { createTestQueue, eventually, settled, type TestQueue } from '../support/test-queue.js';
 
 let database: TestDatabase;
@@ -44,16 +44,7 @@ describe('worker metrics', () => {
   it('when event jobs complete or fail, then suppression_events_processed_total counts them by outcome', async () => {
     const { accountId } = await createAccountKey(database.db);
     const [email] = uniqueEmails(1);
-    const complaint = {
-      account_id: accountId,
-      event_id: `evt-${randomUUID()}`,
-      type: 'complaint',
-      email,
-      source_id: randomUUID(),
-      occurred_at: new Date().toISOString(),
-      complaint: { feedback_type: 'abuse' },
-    };
-    const ok = await events.queue.add('complaint', complaint);
+    const ok = await events.queue.add('complaint', complaintEvent(accountId, email!));
     const { job, state } = await settled(events.queue, ok.id!);
     expect(state).toBe('completed');
     const outcome = (job.returnvalue as { outcome: string }).outcome;
