@@ -14,6 +14,7 @@ import type { Origin, Suppression } from '../../src/domain/suppression.js';
 import { ServiceUnavailableError } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
 import { apiClient, createAccountKey, uniqueEmails, useTestApp } from '../support/test-app.js';
+import { textCollector } from '../support/text-collector.js';
 
 const HEADER = 'id,email,origin,source_id,created_at';
 const LARGE = 5_200;
@@ -62,24 +63,12 @@ async function createdAtOf(accountId: string): Promise<Map<string, string>> {
   return new Map(rows.map((row) => [row.id, row.created_at.toISOString()]));
 }
 
-/** A destination that keeps what it is given. */
-function collector(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  return { stream, text: () => chunks.join('') };
-}
-
 async function exportText(
   accountId: string,
   format: ExportFormat,
   query: Partial<ExportQuery> = {},
 ): Promise<{ text: string; result: ExportResult }> {
-  const out = collector();
+  const out = textCollector();
   const result = await writeExport(streamSuppressions(app.database.db, { accountId, ...query }), out.stream, format);
   return { text: out.text(), result };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { findListAccount } from '../../cli/lists/list-account.js';
 import type { ListFormat } from '../../cli/lists/list-format.js';
@@ -11,21 +11,11 @@ import { runCli, type CliRun } from '../support/run-cli.js';
 import { uniqueEmails } from '../support/test-app.js';
 import { useBatchWorker } from '../support/test-batch-worker.js';
 import { eventually } from '../support/test-queue.js';
+import { textCollector } from '../support/text-collector.js';
 
 const setup = useBatchWorker();
 
 const newAccount = (): Promise<Account> => ensureAccount(setup.database.db, `account-${randomUUID()}`);
-
-function collector() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 /** The text in small pieces that cut lines apart, as a pipe delivers it. */
 function streamOf(text: string, pieceSize = 64): Readable {
@@ -46,8 +36,8 @@ interface RunOptions {
 
 /** Runs the command's logic in-process against the test queue, with the real batch worker behind it. */
 async function run(account: Account, text: string, options: RunOptions = {}) {
-  const stdout = collector();
-  const stderr = collector();
+  const stdout = textCollector();
+  const stderr = textCollector();
   const report = await runList(
     {
       operation: options.operation ?? 'add',

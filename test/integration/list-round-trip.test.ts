@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ExportFormat } from '../../cli/export/export-formats.js';
 import { writeExport } from '../../cli/export/write-export.js';
@@ -11,23 +11,13 @@ import { newId } from '../../src/domain/ids.js';
 import { ORIGINS, type Origin } from '../../src/domain/suppression.js';
 import { uniqueEmails } from '../support/test-app.js';
 import { useBatchWorker } from '../support/test-batch-worker.js';
+import { textCollector } from '../support/text-collector.js';
 
 const setup = useBatchWorker();
 
-function sink(): { stream: Writable; text: () => string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
 /** What `export --account <a> [--origin o] --format f` prints. */
 async function exportText(account: Account, format: ExportFormat, origin?: Origin): Promise<string> {
-  const out = sink();
+  const out = textCollector();
   await writeExport(streamSuppressions(setup.database.db, { accountId: account.id, origin }), out.stream, format);
   return out.text();
 }
@@ -36,7 +26,7 @@ async function exportText(account: Account, format: ExportFormat, origin?: Origi
 async function importText(account: Account, text: string, format: ExportFormat, origin: Origin): Promise<void> {
   const report = await runList(
     { operation: 'add', account, origin, input: Readable.from([text]), format, wait: true },
-    { redisUrl: setup.batches.redisUrl, prefix: setup.batches.prefix, stdout: sink().stream, stderr: sink().stream, tty: false },
+    { redisUrl: setup.batches.redisUrl, prefix: setup.batches.prefix, stdout: textCollector().stream, stderr: textCollector().stream, tty: false },
   );
   expect(report.exitCode).toBe(0);
   expect(report.totals?.failed).toEqual([]);
