@@ -153,30 +153,17 @@ export async function measureLookup(
 ): Promise<LookupFigures> {
   const { sizes } = bench;
   const pairs = lookupPairs(bench, 20_000);
-  const serviceLoad = (durationS: number) => {
-    const next = cycle(pairs);
-    return runLoad({
-      url: bench.service.url,
-      connections: sizes.connections,
-      durationS,
-      next: () => {
-        const pair = next();
-        return { path: `/suppressions/${encodeURIComponent(pair.email)}`, headers: { authorization: `Bearer ${bench.tokens[pair.key]}` } };
-      },
-    });
-  };
-  const baselineLoad = (durationS: number) => {
-    const next = cycle(pairs);
-    return runLoad({
-      url: bench.baseline.url,
-      connections: sizes.connections,
-      durationS,
-      next: () => {
-        const pair = next();
-        return { path: `/${bench.accountIds[pair.key]}/${encodeURIComponent(pair.email)}` };
-      },
-    });
-  };
+  // Both servers get the same pairs in the same order; only the request's shape differs.
+  const loadOf = (url: string, request: (pair: { key: number; email: string }) => { path: string; headers?: Record<string, string> }) =>
+    (durationS: number) => {
+      const next = cycle(pairs);
+      return runLoad({ url, connections: sizes.connections, durationS, next: () => request(next()) });
+    };
+  const serviceLoad = loadOf(bench.service.url, (pair) => ({
+    path: `/suppressions/${encodeURIComponent(pair.email)}`,
+    headers: { authorization: `Bearer ${bench.tokens[pair.key]}` },
+  }));
+  const baselineLoad = loadOf(bench.baseline.url, (pair) => ({ path: `/${bench.accountIds[pair.key]}/${encodeURIComponent(pair.email)}` }));
   if (sizes.warmupS > 0) {
     await beforeDeadline(deadline, baselineLoad(sizes.warmupS));
     await beforeDeadline(deadline, serviceLoad(sizes.warmupS));
@@ -185,20 +172,22 @@ export async function measureLookup(
   // drifts over seconds, and both servers should see the same drift.
   const rounds = Math.max(1, sizes.lookupRounds);
   const roundS = Math.max(1, Math.round(sizes.loadS / rounds));
-  const baselineRounds: LoadResult[] = [];
-  const serviceRounds: LoadResult[] = [];
-  const cpu = { baseline: new CpuTally(bench.baseline.pid), service: new CpuTally(bench.service.pid) };
+  const servers = {
+    baseline: { load: baselineLoad, rounds: [] as LoadResult[], cpu: new CpuTally(bench.baseline.pid) },
+    service: { load: serviceLoad, rounds: [] as LoadResult[], cpu: new CpuTally(bench.service.pid) },
+  };
   for (let round = 0; round < rounds; round += 1) {
     const order = round % 2 === 0 ? (['baseline', 'service'] as const) : (['service', 'baseline'] as const);
-    for (const server of order) {
-      const load = server === 'baseline' ? baselineLoad : serviceLoad;
-      const result = checkLoad(`${server} lookup`, await cpu[server].during(() => beforeDeadline(deadline, load(roundS))));
-      (server === 'baseline' ? baselineRounds : serviceRounds).push(result);
+    for (const name of order) {
+      const server = servers[name];
+      server.rounds.push(checkLoad(`${name} lookup`, await server.cpu.during(() => beforeDeadline(deadline, server.load(roundS)))));
     }
   }
-  const baseline = combineLoads(baselineRounds);
-  const service = combineLoads(serviceRounds);
-  progress(`lookup CPU per request: service ${cpu.service.describe(service.requests)}; baseline ${cpu.baseline.describe(baseline.requests)}`);
+  const baseline = combineLoads(servers.baseline.rounds);
+  const service = combineLoads(servers.service.rounds);
+  progress(
+    `lookup CPU per request: service ${servers.service.cpu.describe(service.requests)}; baseline ${servers.baseline.cpu.describe(baseline.requests)}`,
+  );
   progress(`lookup latency p50/p90/p99/p99.9 ms: service ${latencyProfile(service)}; baseline ${latencyProfile(baseline)}`);
   return {
     rps: Math.round(service.rps),
