@@ -30,6 +30,7 @@ export class LeasedRateLimiter {
   private readonly leases = new Map<string, Lease>();
   private readonly pending = new Map<string, Promise<void>>();
   private readonly leaseSize: number;
+  private sweptAt = 0;
 
   constructor(
     private readonly limiter: RateLimiterRedis,
@@ -91,10 +92,14 @@ export class LeasedRateLimiter {
     this.leases.set(accountId, { left: granted, counted: Math.min(counted, this.limit), expiresAt: Date.now() + windowMs });
   }
 
-  /** Leases end with their window; drop them once the map holds more than a few accounts. */
+  /**
+   * Leases end with their window; ended ones are dropped at most once a second, so that with many
+   * accounts a renewal does not walk the whole map each time.
+   */
   private forgetExpired(): void {
-    if (this.leases.size < 1000) return;
     const now = Date.now();
+    if (now - this.sweptAt < 1000) return;
+    this.sweptAt = now;
     for (const [accountId, lease] of this.leases) {
       if (lease.expiresAt <= now) this.leases.delete(accountId);
     }
