@@ -18,7 +18,9 @@ const pageSize = z
   .string({ error: `must be a single whole number from 1 to ${MAX_PAGE_SIZE}.` })
   .regex(/^[0-9]{1,3}$/, { error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}.` })
   .transform(Number)
-  .refine((limit) => limit >= 1 && limit <= MAX_PAGE_SIZE, { error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}.` });
+  .refine((limit) => limit >= 1 && limit <= MAX_PAGE_SIZE, {
+    error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
+  });
 
 const origin = z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}.` });
 

@@ -19,7 +19,12 @@ export interface ListenOptions {
 }
 
 /** Listens on host:port (0 picks a free port) and resolves once the socket is bound. */
-export async function listen(app: Express, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
+export async function listen(
+  app: Express,
+  host: string,
+  port: number,
+  options: ListenOptions = {},
+): Promise<RunningServer> {
   const server = app.listen(port, host);
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;

@@ -12,8 +12,11 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
   const redis = createRedis(config.REDIS_URL, 'request');
   redis.on('error', (error: unknown) => logger.warn({ err: error }, 'Redis (requests) connection error'));
   // Queue depth in /metrics and the dashboard read both queues over the same fail-fast client.
-  const queues = [EVENTS_QUEUE, BATCHES_QUEUE].map((name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX }));
-  for (const queue of queues) queue.on('error', (error) => logger.debug({ err: error, queue: queue.name }, 'queue client error'));
+  const queues = [EVENTS_QUEUE, BATCHES_QUEUE].map(
+    (name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX }),
+  );
+  for (const queue of queues)
+    queue.on('error', (error) => logger.debug({ err: error, queue: queue.name }, 'queue client error'));
   metrics.collectProcessMetrics();
   const listening = await listen(
     createApp({

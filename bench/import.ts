@@ -50,11 +50,21 @@ async function main(): Promise<void> {
     console.log(
       markdownTable(
         ['addresses', 'seconds', 'addresses/s', 'CLI peak RSS MB', 'worker process peak RSS MB'],
-        [[addresses, seconds(run.elapsedMs), rate(addressesPerSecond), Math.round(run.peakRssMb), Math.round(workerPeakRssMb)]],
+        [
+          [
+            addresses,
+            seconds(run.elapsedMs),
+            rate(addressesPerSecond),
+            Math.round(run.peakRssMb),
+            Math.round(workerPeakRssMb),
+          ],
+        ],
       ),
     );
     console.log('');
-    console.log(`target >= ${TARGET_RATE} addresses/s: ${addressesPerSecond >= TARGET_RATE ? 'met' : 'NOT met'}; verification: ok`);
+    console.log(
+      `target >= ${TARGET_RATE} addresses/s: ${addressesPerSecond >= TARGET_RATE ? 'met' : 'NOT met'}; verification: ok`,
+    );
     console.log(`\nThe command's own report:\n${run.output.trim()}`);
     await writeResults(RESULTS_PATH, {
       benchmark: 'import',

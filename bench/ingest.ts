@@ -66,23 +66,42 @@ function tableRow(name: string, phase: Phase): (string | number)[] {
   ];
 }
 
-async function run(config: Config, settings: Settings, logger: Logger, deadline: Deadline, cleanup: CleanupStack): Promise<boolean> {
+async function run(
+  config: Config,
+  settings: Settings,
+  logger: Logger,
+  deadline: Deadline,
+  cleanup: CleanupStack,
+): Promise<boolean> {
   const delay = settings.batchDelayMs === undefined ? 'worker default' : `${settings.batchDelayMs} ms`;
   const batch =
     `batch size ${settings.batchSize ?? 'worker default'}, batch delay ${delay}, ` +
     `batches in flight ${settings.batchesInFlight ?? 'worker default'}`;
-  const { expected, baseline, service, ratio, problems, warnings } = await measureIngest(config, settings, logger, deadline, cleanup, (info) =>
-    console.log(
-      `bench:ingest: ${settings.events} events over ${ACCOUNTS} accounts (${info.expected.suppressing} suppressing, ` +
-        `${info.expected.suppressions} distinct pairs) in ${settings.rounds} alternating rounds of each; ` +
-        `concurrency ${settings.concurrency}, ${batch}, pool ${settings.poolSize}; ` +
-        `database ${info.databaseName}; ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
-    ),
+  const { expected, baseline, service, ratio, problems, warnings } = await measureIngest(
+    config,
+    settings,
+    logger,
+    deadline,
+    cleanup,
+    (info) =>
+      console.log(
+        `bench:ingest: ${settings.events} events over ${ACCOUNTS} accounts (${info.expected.suppressing} suppressing, ` +
+          `${info.expected.suppressions} distinct pairs) in ${settings.rounds} alternating rounds of each; ` +
+          `concurrency ${settings.concurrency}, ${batch}, pool ${settings.poolSize}; ` +
+          `database ${info.databaseName}; ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
+      ),
   );
   console.log('');
-  console.log(markdownTable(TABLE_HEADER, [tableRow('BullMQ no-op worker', baseline), tableRow('event worker + PostgreSQL', service)]));
+  console.log(
+    markdownTable(TABLE_HEADER, [
+      tableRow('BullMQ no-op worker', baseline),
+      tableRow('event worker + PostgreSQL', service),
+    ]),
+  );
   console.log('');
-  console.log(`ratio service/baseline: ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
+  console.log(
+    `ratio service/baseline: ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`,
+  );
   console.log(problems.length === 0 ? 'verification: ok' : `verification FAILED:\n  ${problems.join('\n  ')}`);
   for (const warning of warnings) console.log(`warning: ${warning}`);
 
@@ -90,8 +109,19 @@ async function run(config: Config, settings: Settings, logger: Logger, deadline:
     benchmark: 'ingest',
     finishedAt: new Date().toISOString(),
     // Other work on the machine skews both figures; the load average at the end tells a reader how quiet it was.
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version, loadAverage1m: os.loadavg()[0] ?? null },
-    settings: { ...settings, accounts: ACCOUNTS, batchSize: settings.batchSize ?? null, batchDelayMs: settings.batchDelayMs ?? null, batchesInFlight: settings.batchesInFlight ?? null },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? null,
+      node: process.version,
+      loadAverage1m: os.loadavg()[0] ?? null,
+    },
+    settings: {
+      ...settings,
+      accounts: ACCOUNTS,
+      batchSize: settings.batchSize ?? null,
+      batchDelayMs: settings.batchDelayMs ?? null,
+      batchesInFlight: settings.batchesInFlight ?? null,
+    },
     expected,
     baseline: { enqueueMs: baseline.enqueueMs, ...baseline.run },
     service: { enqueueMs: service.enqueueMs, ...service.run },
@@ -104,7 +134,6 @@ async function run(config: Config, settings: Settings, logger: Logger, deadline:
   console.log(`figures written to ${RESULTS_PATH}`);
   return problems.length === 0;
 }
-
 
 async function main(): Promise<number> {
   const config = loadConfig();

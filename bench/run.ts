@@ -29,7 +29,9 @@ async function main(): Promise<number> {
     }, 30_000).unref();
   });
   const startedAt = Date.now();
-  console.log(`bench${quick ? ' --quick' : ''}: ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`);
+  console.log(
+    `bench${quick ? ' --quick' : ''}: ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
+  );
   try {
     const results = await runSuite(config, sizes, logger, deadline, (message) =>
       console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1)} s] ${message}`),

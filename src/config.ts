@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 // Plain decimal digits only: Number() would read "  " as 0 and "0x50" as 80.
-const wholeNumber = z.string().trim().regex(/^[0-9]+$/, { error: 'must be a whole number' }).transform(Number);
+const wholeNumber = z
+  .string()
+  .trim()
+  .regex(/^[0-9]+$/, { error: 'must be a whole number' })
+  .transform(Number);
 const port = wholeNumber.pipe(z.number().max(65535, { error: 'must be a port number (0-65535)' }));
 const positiveInt = wholeNumber.pipe(z.number().min(1, { error: 'must be at least 1' }));
 

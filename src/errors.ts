@@ -41,7 +41,11 @@ export class MethodNotAllowedError extends AppError {
 
 export class MissingApiKeyError extends AppError {
   constructor() {
-    super(401, 'missing_api_key', 'Missing API key in the authorization header. Use `Authorization: Bearer <API_KEY>`.');
+    super(
+      401,
+      'missing_api_key',
+      'Missing API key in the authorization header. Use `Authorization: Bearer <API_KEY>`.',
+    );
   }
 }
 

@@ -1,10 +1,6 @@
 export { normalizeEmail, emailProblem, MAX_EMAIL_LENGTH } from './domain/email.js';
 export { ORIGINS, type Origin, type SuppressionResource } from './domain/suppression.js';
-export {
-  createEventProducer,
-  type EventProducer,
-  type EventProducerOptions,
-} from './events/event-producer.js';
+export { createEventProducer, type EventProducer, type EventProducerOptions } from './events/event-producer.js';
 export {
   suppressionEventSchema,
   parseSuppressionEvent,

@@ -3,7 +3,16 @@ import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The job states reported as queue depth. */
-export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed', 'paused'] as const;
+export const QUEUE_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'completed',
+  'failed',
+  'paused',
+] as const;
 
 /** Outcomes of a batch job counted per entry (the numeric fields of a BatchResult). */
 export const BATCH_OUTCOMES = ['added', 'already_present', 'removed', 'not_found', 'invalid', 'duplicates'] as const;

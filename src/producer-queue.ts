@@ -27,7 +27,8 @@ export interface ProducerQueue {
  */
 export function producerQueue(name: string, options: ProducerConnectionOptions): ProducerQueue {
   const ownsConnection = typeof options.connection === 'string';
-  const connection = typeof options.connection === 'string' ? createRedis(options.connection, 'producer') : options.connection;
+  const connection =
+    typeof options.connection === 'string' ? createRedis(options.connection, 'producer') : options.connection;
   // ioredis reports each failed reconnection as an 'error' event; the calls report what matters.
   if (ownsConnection) connection.on('error', options.onError ?? (() => undefined));
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
@@ -49,7 +50,11 @@ export function producerQueue(name: string, options: ProducerConnectionOptions):
         clearTimeout(timer);
       }
       if (!queue) {
-        queue = new Queue(name, { connection, prefix: options.prefix ?? 'bull', defaultJobOptions: DEFAULT_JOB_OPTIONS });
+        queue = new Queue(name, {
+          connection,
+          prefix: options.prefix ?? 'bull',
+          defaultJobOptions: DEFAULT_JOB_OPTIONS,
+        });
         // Without a listener an 'error' event would crash the producer's host process.
         queue.on('error', options.onError ?? (() => undefined));
       }

@@ -28,7 +28,9 @@ export async function connectRedis(url: string): Promise<Redis> {
   } catch (error) {
     connection.disconnect();
     const { host } = new URL(url);
-    throw new Error(`Redis at ${host} does not answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`Redis at ${host} does not answer: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   return connection;
 }

@@ -2,7 +2,13 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { accountExists } from '../src/db/account-repository.js';
 import type { Database } from '../src/db/database.js';
 import { addSuppressions, removeSuppressions } from '../src/db/suppression-repository.js';
-import { InvalidBatchError, parseAddBatch, parseRemoveBatch, type BatchResult, type InvalidEntry } from '../src/batches/batch-schema.js';
+import {
+  InvalidBatchError,
+  parseAddBatch,
+  parseRemoveBatch,
+  type BatchResult,
+  type InvalidEntry,
+} from '../src/batches/batch-schema.js';
 import { partitionEmails } from '../src/domain/email-batch.js';
 import { isUuid, newId } from '../src/domain/ids.js';
 
@@ -11,7 +17,16 @@ const ROWS_PER_STATEMENT = 2000;
 const MAX_REPORTED_INVALID = 100;
 
 function emptyResult(total: number): BatchResult {
-  return { total, added: 0, already_present: 0, removed: 0, not_found: 0, duplicates: 0, invalid: 0, invalid_entries: [] };
+  return {
+    total,
+    added: 0,
+    already_present: 0,
+    removed: 0,
+    not_found: 0,
+    duplicates: 0,
+    invalid: 0,
+    invalid_entries: [],
+  };
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -42,7 +57,8 @@ function partitionIds(raw: readonly string[]): { valid: string[]; invalid: Inval
 }
 
 async function requireAccount(db: Database, accountId: string): Promise<void> {
-  if (!(await accountExists(db, accountId))) throw new UnrecoverableError(`invalid batch: account ${accountId} does not exist`);
+  if (!(await accountExists(db, accountId)))
+    throw new UnrecoverableError(`invalid batch: account ${accountId} does not exist`);
 }
 
 function parseOrFail<T>(parse: (data: unknown) => T, data: unknown): T {
@@ -87,7 +103,12 @@ async function processRemove(db: Database, job: Job): Promise<BatchResult> {
   result.duplicates = raw.length - invalid.length - valid.length;
   let processed = result.invalid + result.duplicates;
   for (const chunk of chunks(valid, ROWS_PER_STATEMENT)) {
-    const removed = await removeSuppressions(db, batch.account_id, batch.ids ? { ids: chunk } : { emails: chunk }, null);
+    const removed = await removeSuppressions(
+      db,
+      batch.account_id,
+      batch.ids ? { ids: chunk } : { emails: chunk },
+      null,
+    );
     result.removed += removed.length;
     result.not_found += chunk.length - removed.length;
     processed += chunk.length;
@@ -105,5 +126,7 @@ async function processRemove(db: Database, job: Job): Promise<BatchResult> {
 export function processBatch(db: Database, job: Job): Promise<BatchResult> {
   if (job.name === 'add') return processAdd(db, job);
   if (job.name === 'remove') return processRemove(db, job);
-  return Promise.reject(new UnrecoverableError(`invalid batch: unknown job name "${job.name}" (expected add or remove)`));
+  return Promise.reject(
+    new UnrecoverableError(`invalid batch: unknown job name "${job.name}" (expected add or remove)`),
+  );
 }

@@ -38,11 +38,13 @@ export function startBatchWorker(options: BatchWorkerOptions): BatchWorker {
     worker.on('completed', (job) => {
       const result = job.returnvalue as BatchResult | undefined;
       if (!result) return;
-      for (const outcome of BATCH_OUTCOMES) if (result[outcome] > 0) metrics.batchEntries.inc({ outcome }, result[outcome]);
+      for (const outcome of BATCH_OUTCOMES)
+        if (result[outcome] > 0) metrics.batchEntries.inc({ outcome }, result[outcome]);
     });
   }
   worker.on('failed', (job, error) => {
-    if (job) options.logger.warn({ jobId: job.id, attempt: job.attemptsMade, reason: error.message }, 'batch job failed');
+    if (job)
+      options.logger.warn({ jobId: job.id, attempt: job.attemptsMade, reason: error.message }, 'batch job failed');
   });
   worker.on('error', (error) => options.logger.error({ err: error }, 'batch worker error'));
   return { worker, close: () => worker.close() };

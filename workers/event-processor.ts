@@ -81,7 +81,8 @@ export function createEventProcessor(db: Database, coalescing: CoalescerOptions)
         throw new UnrecoverableError(`invalid event: job name "${job.name}" does not match type "${event.type}"`);
       }
       const { outcome, suppressionId } = await coalescer.submit(toRecord(event));
-      if (outcome === 'unknown_account') throw new UnrecoverableError(`invalid event: account ${event.account_id} does not exist`);
+      if (outcome === 'unknown_account')
+        throw new UnrecoverableError(`invalid event: account ${event.account_id} does not exist`);
       return { outcome, suppression_id: suppressionId };
     },
     drain: () => coalescer.drain(),

@@ -51,7 +51,8 @@ export function startEventWorker(options: EventWorkerOptions): EventWorker {
     worker.on('failed', () => metrics.eventsProcessed.inc({ outcome: 'failed' }));
   }
   worker.on('failed', (job, error) => {
-    if (job) options.logger.warn({ jobId: job.id, attempt: job.attemptsMade, reason: error.message }, 'event job failed');
+    if (job)
+      options.logger.warn({ jobId: job.id, attempt: job.attemptsMade, reason: error.message }, 'event job failed');
   });
   worker.on('error', (error) => options.logger.error({ err: error }, 'event worker error'));
 

@@ -20,7 +20,10 @@ export async function startWorkers({ config, logger, db, metrics }: Runtime): Pr
   });
   const batches = startBatchWorker({ db, logger, connection, prefix: config.QUEUE_PREFIX, metrics });
   await Promise.all([events.worker.waitUntilReady(), batches.worker.waitUntilReady()]);
-  logger.info({ concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'event and batch workers running');
+  logger.info(
+    { concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX },
+    'event and batch workers running',
+  );
   return {
     async close() {
       await Promise.all([events.close(), batches.close()]);

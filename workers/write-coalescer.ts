@@ -36,7 +36,8 @@ export class WriteCoalescer<I, O> {
     return new Promise<O>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
       if (this.pending.length >= this.options.maxBatch) this.flush();
-      else if (this.inFlight.size < this.options.maxInFlight) this.timer ??= setTimeout(() => this.flush(), this.options.maxDelayMs);
+      else if (this.inFlight.size < this.options.maxInFlight)
+        this.timer ??= setTimeout(() => this.flush(), this.options.maxDelayMs);
     });
   }
 

@@ -40,7 +40,9 @@ export function authenticate(db: Database, logger: Logger, cacheTtlMs: number) {
     const credentials = await findApiKeyByHash(db, hashToken(token));
     cache.set(token, { credentials, fetchedAt });
     if (credentials && !credentials.revoked) {
-      touchApiKey(db, credentials.keyId).catch((error: unknown) => logger.warn({ err: error }, 'could not record key use'));
+      touchApiKey(db, credentials.keyId).catch((error: unknown) =>
+        logger.warn({ err: error }, 'could not record key use'),
+      );
     }
     return credentials;
   }
@@ -49,7 +51,9 @@ export function authenticate(db: Database, logger: Logger, cacheTtlMs: number) {
     if (refreshing.has(token)) return;
     refreshing.add(token);
     lookup(token)
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not refresh an API key; the cached entry stands until it expires'))
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'could not refresh an API key; the cached entry stands until it expires'),
+      )
       .finally(() => refreshing.delete(token));
   }
 

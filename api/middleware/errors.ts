@@ -11,14 +11,19 @@ import type { Logger } from '../../src/logger.js';
 
 /** Errors raised by Express's body parser carry a `type` and an HTTP status. */
 function isBodyParserError(error: unknown): error is Error & { type: string; status: number; limit?: number } {
-  return error instanceof Error && typeof (error as { type?: unknown }).type === 'string' && typeof (error as { status?: unknown }).status === 'number';
+  return (
+    error instanceof Error &&
+    typeof (error as { type?: unknown }).type === 'string' &&
+    typeof (error as { status?: unknown }).status === 'number'
+  );
 }
 
 function toAppError(error: unknown, bodyLimit: string): AppError | null {
   if (error instanceof AppError) return error;
   if (isBodyParserError(error)) {
     if (error.type === 'entity.too.large') return new PayloadTooLargeError(bodyLimit);
-    if (error.type === 'entity.parse.failed') return new ValidationError('The request body must be a valid JSON object.');
+    if (error.type === 'entity.parse.failed')
+      return new ValidationError('The request body must be a valid JSON object.');
     if (error.status < 500) return new ValidationError(`The request body could not be read: ${error.message}.`);
   }
   // The router's percent-decoding of a path parameter.

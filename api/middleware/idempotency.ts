@@ -26,8 +26,7 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const MAX_KEY_LENGTH = 256;
 
 type StoredRecord =
-  | { state: 'running'; fingerprint: string }
-  | { state: 'done'; fingerprint: string; status: number; body: unknown };
+  { state: 'running'; fingerprint: string } | { state: 'done'; fingerprint: string; status: number; body: unknown };
 
 /** JSON with object keys sorted at every level, so equal bodies hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {
@@ -114,7 +113,12 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       const stored: Promise<unknown> =
         status >= 500
           ? redis.del(redisKey)
-          : redis.set(redisKey, JSON.stringify({ state: 'done', fingerprint, status, body } satisfies StoredRecord), 'EX', ttlSeconds);
+          : redis.set(
+              redisKey,
+              JSON.stringify({ state: 'done', fingerprint, status, body } satisfies StoredRecord),
+              'EX',
+              ttlSeconds,
+            );
       stored
         .catch((error: unknown) => logger.warn({ err: error, status }, 'could not store the idempotent response'))
         .finally(() => send(body));
@@ -124,7 +128,9 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
     // a JSON answer that still comes later is stored all the same.
     res.once('close', () => {
       if (settled) return;
-      redis.del(redisKey).catch((error: unknown) => logger.warn({ err: error }, 'could not release an idempotency key'));
+      redis
+        .del(redisKey)
+        .catch((error: unknown) => logger.warn({ err: error }, 'could not release an idempotency key'));
     });
     next();
   };

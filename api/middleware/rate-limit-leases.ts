@@ -1,9 +1,7 @@
 import { RateLimiterRes, type RateLimiterRedis } from 'rate-limiter-flexible';
 
 /** What the limiter decided for one request. */
-export type Admission =
-  | { allowed: true; remaining: number; resetMs: number }
-  | { allowed: false; resetMs: number };
+export type Admission = { allowed: true; remaining: number; resetMs: number } | { allowed: false; resetMs: number };
 
 interface Lease {
   /** Points taken from Redis and not yet spent by this process. */
@@ -89,7 +87,11 @@ export class LeasedRateLimiter {
     }
     const granted = Math.max(0, Math.min(this.leaseSize, this.limit - (counted - this.leaseSize)));
     this.forgetExpired();
-    this.leases.set(accountId, { left: granted, counted: Math.min(counted, this.limit), expiresAt: Date.now() + windowMs });
+    this.leases.set(accountId, {
+      left: granted,
+      counted: Math.min(counted, this.limit),
+      expiresAt: Date.now() + windowMs,
+    });
   }
 
   /**

@@ -45,7 +45,11 @@ export function requestLogging(logger: Logger): RequestHandler {
     customSuccessObject: (req, _res, value: object) => ({ ...value, route: routePatternOf(req as Request) }),
     customErrorObject: (req, _res, _error, value: object) => ({ ...value, route: routePatternOf(req as Request) }),
     serializers: {
-      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactEmails(req.url) }),
+      req: (req: { id: unknown; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: redactEmails(req.url),
+      }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });

@@ -1,6 +1,12 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { addBodySchema, batchAddBodySchema, batchRemoveBodySchema, listQuerySchema, MAX_BATCH_ITEMS } from '../schemas.js';
+import {
+  addBodySchema,
+  batchAddBodySchema,
+  batchRemoveBodySchema,
+  listQuerySchema,
+  MAX_BATCH_ITEMS,
+} from '../schemas.js';
 import { exampleIds, exampleManualSuppression, exampleSuppression } from './examples.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from './responses.js';
 import {
@@ -21,13 +27,17 @@ const security = [{ bearerAuth: [] }];
 
 const idempotencyHeaders = z.object({
   'idempotency-key': z.string().min(1).max(256).optional().meta({
-    description: 'Replays the first response for 24 hours when the same key is sent again with the same body (scoped per account).',
+    description:
+      'Replays the first response for 24 hours when the same key is sent again with the same body (scoped per account).',
     example: 'b1f2c3d4-import-2026-03-14',
   }),
 });
 
 const rateLimitHeaders = {
-  'ratelimit-limit': { description: 'Requests allowed per second for the account.', schema: { type: 'integer' as const } },
+  'ratelimit-limit': {
+    description: 'Requests allowed per second for the account.',
+    schema: { type: 'integer' as const },
+  },
   'ratelimit-remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' as const } },
   'ratelimit-reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' as const } },
 };
@@ -40,14 +50,20 @@ export const routes: RouteConfig[] = [
     operationId: 'listSuppressions',
     tags: ['Suppressions'],
     summary: 'List suppressions',
-    description: 'Newest first. `after` pages towards older entries, `before` towards newer ones; the cursor entry is excluded.',
+    description:
+      'Newest first. `after` pages towards older entries, `before` towards newer ones; the cursor entry is excluded.',
     security,
     request: { query: listQuerySchema },
     responses: {
       200: {
         description: 'A page of suppressions.',
         headers: rateLimitHeaders,
-        content: { [json]: { schema: suppressionListSchema, example: { object: 'list', has_more: true, data: [exampleManualSuppression, exampleSuppression] } } },
+        content: {
+          [json]: {
+            schema: suppressionListSchema,
+            example: { object: 'list', has_more: true, data: [exampleManualSuppression, exampleSuppression] },
+          },
+        },
       },
       ...errorResponses(...AUTHENTICATED_ERRORS),
     },
@@ -62,7 +78,10 @@ export const routes: RouteConfig[] = [
     security,
     request: {
       headers: idempotencyHeaders,
-      body: { required: true, content: { [json]: { schema: addBodySchema, example: { email: 'Unsubscribed@Example.org' } } } },
+      body: {
+        required: true,
+        content: { [json]: { schema: addBodySchema, example: { email: 'Unsubscribed@Example.org' } } },
+      },
     },
     responses: {
       201: {
@@ -82,7 +101,11 @@ export const routes: RouteConfig[] = [
     security,
     request: { params: suppressionParamsSchema },
     responses: {
-      200: { description: 'The suppression.', headers: rateLimitHeaders, content: { [json]: { schema: suppressionSchema, example: exampleSuppression } } },
+      200: {
+        description: 'The suppression.',
+        headers: rateLimitHeaders,
+        content: { [json]: { schema: suppressionSchema, example: exampleSuppression } },
+      },
       ...errorResponses(404, ...AUTHENTICATED_ERRORS),
     },
   },
@@ -98,7 +121,9 @@ export const routes: RouteConfig[] = [
       200: {
         description: 'The suppression was removed.',
         headers: rateLimitHeaders,
-        content: { [json]: { schema: removalResultSchema, example: { object: 'suppression', id: exampleIds[0], deleted: true } } },
+        content: {
+          [json]: { schema: removalResultSchema, example: { object: 'suppression', id: exampleIds[0], deleted: true } },
+        },
       },
       ...errorResponses(404, ...AUTHENTICATED_ERRORS),
     },
@@ -109,13 +134,19 @@ export const routes: RouteConfig[] = [
     operationId: 'addSuppressionsBatch',
     tags: ['Suppressions'],
     summary: `Add 1 to ${MAX_BATCH_ITEMS} addresses`,
-    description: 'Addresses are normalised and collapsed; one invalid address rejects the whole request (422) and nothing is written.',
+    description:
+      'Addresses are normalised and collapsed; one invalid address rejects the whole request (422) and nothing is written.',
     security,
     request: {
       headers: idempotencyHeaders,
       body: {
         required: true,
-        content: { [json]: { schema: batchAddBodySchema, example: { emails: ['bounced@example.com', 'Unsubscribed@Example.org'] } } },
+        content: {
+          [json]: {
+            schema: batchAddBodySchema,
+            example: { emails: ['bounced@example.com', 'Unsubscribed@Example.org'] },
+          },
+        },
       },
     },
     responses: {
@@ -125,7 +156,12 @@ export const routes: RouteConfig[] = [
         content: {
           [json]: {
             schema: batchAddResultSchema,
-            example: { data: [{ object: 'suppression', id: exampleIds[0] }, { object: 'suppression', id: exampleIds[1] }] },
+            example: {
+              data: [
+                { object: 'suppression', id: exampleIds[0] },
+                { object: 'suppression', id: exampleIds[1] },
+              ],
+            },
           },
         },
       },
@@ -148,7 +184,10 @@ export const routes: RouteConfig[] = [
           [json]: {
             schema: batchRemoveBodySchema,
             examples: {
-              byEmail: { summary: 'By email address', value: { emails: ['bounced@example.com', 'unsubscribed@example.org'] } },
+              byEmail: {
+                summary: 'By email address',
+                value: { emails: ['bounced@example.com', 'unsubscribed@example.org'] },
+              },
               byId: { summary: 'By id', value: { ids: [exampleIds[0], exampleIds[2]] } },
             },
           },
@@ -191,11 +230,18 @@ export const routes: RouteConfig[] = [
     responses: {
       200: {
         description: 'Ready.',
-        content: { [json]: { schema: readinessSchema, example: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } } },
+        content: {
+          [json]: { schema: readinessSchema, example: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } },
+        },
       },
       503: {
         description: 'A dependency does not answer; `checks` says which.',
-        content: { [json]: { schema: readinessSchema, example: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } } } },
+        content: {
+          [json]: {
+            schema: readinessSchema,
+            example: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } },
+          },
+        },
       },
       ...errorResponses(405),
     },
@@ -206,19 +252,30 @@ export const routes: RouteConfig[] = [
     operationId: 'metrics',
     tags: ['Operations'],
     summary: 'Prometheus metrics',
-    description: 'Request durations, events and batch entries by outcome, queue depths, pool usage, rate-limit rejections.',
+    description:
+      'Request durations, events and batch entries by outcome, queue depths, pool usage, rate-limit rejections.',
     security: [{}, { metricsToken: [] }],
     responses: {
       200: {
         description: 'Prometheus text exposition format.',
-        content: { 'text/plain': { schema: { type: 'string' }, example: 'http_request_duration_seconds_bucket{le="0.005",method="GET",route="/suppressions",status="200"} 42\n' } },
+        content: {
+          'text/plain': {
+            schema: { type: 'string' },
+            example:
+              'http_request_duration_seconds_bucket{le="0.005",method="GET",route="/suppressions",status="200"} 42\n',
+          },
+        },
       },
       401: {
         description: '`METRICS_TOKEN` is set and the request does not carry it.',
         content: {
           [json]: {
             schema: errorSchema,
-            example: { statusCode: 401, name: 'unauthorized', message: 'The metrics endpoint requires `Authorization: Bearer <METRICS_TOKEN>`.' },
+            example: {
+              statusCode: 401,
+              name: 'unauthorized',
+              message: 'The metrics endpoint requires `Authorization: Bearer <METRICS_TOKEN>`.',
+            },
           },
         },
       },
@@ -281,7 +338,10 @@ export function openApiDocument(): OpenApiDocument {
         'The suppression list of an email-sending service: addresses that must not be mailed after a bounce, a complaint or a manual decision.',
     },
     security,
-    tags: [{ name: 'Suppressions' }, { name: 'Operations', description: 'Health, metrics and this reference; no API key.' }],
+    tags: [
+      { name: 'Suppressions' },
+      { name: 'Operations', description: 'Health, metrics and this reference; no API key.' },
+    ],
   });
   return cached;
 }

@@ -6,16 +6,25 @@ import { ORIGINS } from '../../src/domain/suppression.js';
  * check every documented example against them. `.strict()` makes an example with an unknown field fail.
  */
 
-const id = z.uuid().meta({ description: 'Suppression id (UUIDv7, time-ordered).', example: '019cebab-8995-77f7-9262-77a618303564' });
+const id = z
+  .uuid()
+  .meta({ description: 'Suppression id (UUIDv7, time-ordered).', example: '019cebab-8995-77f7-9262-77a618303564' });
 
 export const suppressionSchema = z
   .object({
     object: z.literal('suppression'),
     id,
-    email: z.string().meta({ description: 'The suppressed address, trimmed and lower-cased.', example: 'bounced@example.com' }),
+    email: z
+      .string()
+      .meta({ description: 'The suppressed address, trimmed and lower-cased.', example: 'bounced@example.com' }),
     origin: z.enum(ORIGINS).meta({ description: 'How the address got on the list.' }),
-    source_id: z.uuid().nullable().meta({ description: 'Id of the email that triggered the suppression; `null` when origin is `manual`.' }),
-    created_at: z.iso.datetime({ precision: 3 }).meta({ description: 'ISO 8601 UTC with milliseconds.', example: '2026-03-14T09:26:53.589Z' }),
+    source_id: z
+      .uuid()
+      .nullable()
+      .meta({ description: 'Id of the email that triggered the suppression; `null` when origin is `manual`.' }),
+    created_at: z.iso
+      .datetime({ precision: 3 })
+      .meta({ description: 'ISO 8601 UTC with milliseconds.', example: '2026-03-14T09:26:53.589Z' }),
   })
   .strict()
   .meta({ id: 'Suppression' });
@@ -23,7 +32,9 @@ export const suppressionSchema = z
 export const suppressionListSchema = z
   .object({
     object: z.literal('list'),
-    has_more: z.boolean().meta({ description: 'Whether more entries exist beyond this page in the direction of travel.' }),
+    has_more: z
+      .boolean()
+      .meta({ description: 'Whether more entries exist beyond this page in the direction of travel.' }),
     data: z.array(suppressionSchema).meta({ description: 'Newest first.' }),
   })
   .strict()
@@ -40,12 +51,16 @@ export const removalResultSchema = z
   .meta({ id: 'RemovalResult' });
 
 export const batchAddResultSchema = z
-  .object({ data: z.array(suppressionRefSchema).meta({ description: 'One entry per distinct address, in first-seen order.' }) })
+  .object({
+    data: z.array(suppressionRefSchema).meta({ description: 'One entry per distinct address, in first-seen order.' }),
+  })
   .strict()
   .meta({ id: 'BatchAddResult' });
 
 export const batchRemoveResultSchema = z
-  .object({ data: z.array(removalResultSchema).meta({ description: 'One entry per removed suppression; misses are left out.' }) })
+  .object({
+    data: z.array(removalResultSchema).meta({ description: 'One entry per removed suppression; misses are left out.' }),
+  })
   .strict()
   .meta({ id: 'BatchRemoveResult' });
 
@@ -66,7 +81,10 @@ export const readinessSchema = z
   .object({
     status: z.enum(['ok', 'unavailable']),
     checks: z
-      .object({ database: check, redis: check.optional().meta({ description: 'Present when the process uses Redis.' }) })
+      .object({
+        database: check,
+        redis: check.optional().meta({ description: 'Present when the process uses Redis.' }),
+      })
       .strict(),
   })
   .strict()

@@ -7,7 +7,13 @@ import { openApiDocument } from '../openapi/document.js';
 
 /** swagger-ui-dist's files, served from node_modules: the page makes no request to any other host. */
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const ASSETS = new Set(['/swagger-ui.css', '/index.css', '/swagger-ui-bundle.js', '/favicon-32x32.png', '/favicon-16x16.png']);
+const ASSETS = new Set([
+  '/swagger-ui.css',
+  '/index.css',
+  '/swagger-ui-bundle.js',
+  '/favicon-32x32.png',
+  '/favicon-16x16.png',
+]);
 
 export const DOCS_PAGE = `<!DOCTYPE html>
 <html lang="en">

@@ -79,7 +79,9 @@ function adminGuard(token: string) {
       return;
     }
     res.set('WWW-Authenticate', REALM);
-    throw new UnauthorizedError('The queue dashboard requires the admin token (Bearer, or Basic auth with the token as password).');
+    throw new UnauthorizedError(
+      'The queue dashboard requires the admin token (Bearer, or Basic auth with the token as password).',
+    );
   };
 }
 
@@ -119,7 +121,13 @@ export function opsRouter(options: OpsOptions): Router {
     const serverAdapter = new ExpressAdapter();
     serverAdapter.setBasePath(ADMIN_PATH);
     createBullBoard({ queues: (options.queues ?? []).map((queue) => new BullMQAdapter(queue)), serverAdapter });
-    router.use(ADMIN_PATH, nameMount(ADMIN_PATH), pageSecurityHeaders(), adminGuard(options.adminToken), serverAdapter.getRouter() as Router);
+    router.use(
+      ADMIN_PATH,
+      nameMount(ADMIN_PATH),
+      pageSecurityHeaders(),
+      adminGuard(options.adminToken),
+      serverAdapter.getRouter() as Router,
+    );
   }
   return router;
 }

@@ -67,16 +67,22 @@ export function suppressionsRouter(db: Database, guards: readonly RequestHandler
     .get(async (req, res) => {
       const target = pathTarget(req.params.suppression);
       const accountId = accountOf(res);
-      const found = 'id' in target
-        ? await findSuppressionById(db, accountId, target.id)
-        : await findSuppressionByEmail(db, accountId, target.email);
+      const found =
+        'id' in target
+          ? await findSuppressionById(db, accountId, target.id)
+          : await findSuppressionByEmail(db, accountId, target.email);
       if (!found) throw new NotFoundError();
       res.json(toResource(found));
     })
     .delete(async (req, res) => {
       const target = pathTarget(req.params.suppression);
       const { accountId, keyId } = callerOf(res);
-      const [id] = await removeSuppressions(db, accountId, 'id' in target ? { ids: [target.id] } : { emails: [target.email] }, keyId);
+      const [id] = await removeSuppressions(
+        db,
+        accountId,
+        'id' in target ? { ids: [target.id] } : { emails: [target.email] },
+        keyId,
+      );
       if (id === undefined) throw new NotFoundError();
       res.json({ object: 'suppression', id, deleted: true });
     })
@@ -91,7 +97,9 @@ export function suppressionsRouter(db: Database, guards: readonly RequestHandler
     .post(async (req, res) => {
       const body = parseInput(addBodySchema, req.body);
       const email = requireEmail(body.email, 'email');
-      const [added] = await addSuppressions(db, accountOf(res), [{ id: newId(), email, origin: 'manual', sourceId: null }]);
+      const [added] = await addSuppressions(db, accountOf(res), [
+        { id: newId(), email, origin: 'manual', sourceId: null },
+      ]);
       res.status(201).json({ object: 'suppression', id: added?.id });
     })
     .all(methodNotAllowed('GET', 'POST'));
@@ -113,7 +121,9 @@ export function suppressionsRouter(db: Database, guards: readonly RequestHandler
     .post(async (req, res) => {
       const body = parseInput(batchRemoveBodySchema, req.body);
       const { accountId, keyId } = callerOf(res);
-      const target = body.ids ? { ids: [...new Set(body.ids)] } : { emails: requireEmails(body.emails ?? [], 'emails') };
+      const target = body.ids
+        ? { ids: [...new Set(body.ids)] }
+        : { emails: requireEmails(body.emails ?? [], 'emails') };
       const removed = await removeSuppressions(db, accountId, target, keyId);
       res.json({ data: removed.map((id) => ({ object: 'suppression', id, deleted: true })) });
     })

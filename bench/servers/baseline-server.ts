@@ -9,7 +9,10 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pg from 'pg';
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+});
 const app = express();
 app.get('/:account/:email', async (req, res) => {
   const { rows } = await pool.query({

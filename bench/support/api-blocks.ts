@@ -114,7 +114,17 @@ export async function prepareApiBench(
   });
   const baseline = await beforeDeadline(deadline, startChildServer('bench/servers/baseline-server.ts', env));
   cleanup.push('stop baseline', () => baseline.stop());
-  return { db, service, baseline, accountIds, tokens, listAccountId, listToken: listKey.token, sizes, seedRowsPerSecond };
+  return {
+    db,
+    service,
+    baseline,
+    accountIds,
+    tokens,
+    listAccountId,
+    listToken: listKey.token,
+    sizes,
+    seedRowsPerSecond,
+  };
 }
 
 /** Existing (key index, email) pairs, shuffled with a fixed seed, for lookups that all hit. */
@@ -154,7 +164,11 @@ export async function measureLookup(
   const { sizes } = bench;
   const pairs = lookupPairs(bench, 20_000);
   // Both servers get the same pairs in the same order; only the request's shape differs.
-  const loadOf = (url: string, request: (pair: { key: number; email: string }) => { path: string; headers?: Record<string, string> }) =>
+  const loadOf =
+    (
+      url: string,
+      request: (pair: { key: number; email: string }) => { path: string; headers?: Record<string, string> },
+    ) =>
     (durationS: number) => {
       const next = cycle(pairs);
       return runLoad({ url, connections: sizes.connections, durationS, next: () => request(next()) });
@@ -163,7 +177,9 @@ export async function measureLookup(
     path: `/suppressions/${encodeURIComponent(pair.email)}`,
     headers: { authorization: `Bearer ${bench.tokens[pair.key]}` },
   }));
-  const baselineLoad = loadOf(bench.baseline.url, (pair) => ({ path: `/${bench.accountIds[pair.key]}/${encodeURIComponent(pair.email)}` }));
+  const baselineLoad = loadOf(bench.baseline.url, (pair) => ({
+    path: `/${bench.accountIds[pair.key]}/${encodeURIComponent(pair.email)}`,
+  }));
   if (sizes.warmupS > 0) {
     await beforeDeadline(deadline, baselineLoad(sizes.warmupS));
     await beforeDeadline(deadline, serviceLoad(sizes.warmupS));
@@ -180,7 +196,9 @@ export async function measureLookup(
     const order = round % 2 === 0 ? (['baseline', 'service'] as const) : (['service', 'baseline'] as const);
     for (const name of order) {
       const server = servers[name];
-      server.rounds.push(checkLoad(`${name} lookup`, await server.cpu.during(() => beforeDeadline(deadline, server.load(roundS)))));
+      server.rounds.push(
+        checkLoad(`${name} lookup`, await server.cpu.during(() => beforeDeadline(deadline, server.load(roundS)))),
+      );
     }
   }
   const baseline = combineLoads(servers.baseline.rounds);
@@ -188,7 +206,9 @@ export async function measureLookup(
   progress(
     `lookup CPU per request: service ${servers.service.cpu.describe(service.requests)}; baseline ${servers.baseline.cpu.describe(baseline.requests)}`,
   );
-  progress(`lookup latency p50/p90/p99/p99.9 ms: service ${latencyProfile(service)}; baseline ${latencyProfile(baseline)}`);
+  progress(
+    `lookup latency p50/p90/p99/p99.9 ms: service ${latencyProfile(service)}; baseline ${latencyProfile(baseline)}`,
+  );
   return {
     rps: Math.round(service.rps),
     p50_ms: service.p50Ms,
@@ -211,10 +231,13 @@ export async function measureList(bench: ApiBench, deadline: Deadline): Promise<
   // Sequential requests timed here (sub-millisecond resolution; autocannon reports whole milliseconds).
   const timed = async (path: string): Promise<number> => {
     const startedAt = performance.now();
-    const response = await fetch(`${bench.service.url}${path}`, { headers: { authorization: `Bearer ${bench.listToken}` } });
+    const response = await fetch(`${bench.service.url}${path}`, {
+      headers: { authorization: `Bearer ${bench.listToken}` },
+    });
     const body = (await response.json()) as { data?: unknown[] };
     const ms = performance.now() - startedAt;
-    if (response.status !== 200 || body.data?.length !== 100) throw new Error(`list ${path}: status ${response.status}, ${body.data?.length ?? 0} entries`);
+    if (response.status !== 200 || body.data?.length !== 100)
+      throw new Error(`list ${path}: status ${response.status}, ${body.data?.length ?? 0} entries`);
     return ms;
   };
   const paths = { first: '/suppressions?limit=100', deep: `/suppressions?limit=100&after=${cursor}` };
@@ -227,7 +250,13 @@ export async function measureList(bench: ApiBench, deadline: Deadline): Promise<
     }
     return timings;
   };
-  const median = (values: number[]): number => Math.round(quantile([...values].sort((x, y) => x - y), 0.5) * 1000) / 1000;
+  const median = (values: number[]): number =>
+    Math.round(
+      quantile(
+        [...values].sort((x, y) => x - y),
+        0.5,
+      ) * 1000,
+    ) / 1000;
   // Warm both paths (plans, caches), then measure.
   await beforeDeadline(deadline, measure(Math.min(20, bench.sizes.listRequests)));
   const timings = await beforeDeadline(deadline, measure(bench.sizes.listRequests));

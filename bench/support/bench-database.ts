@@ -34,7 +34,10 @@ async function onServer(serverUrl: string, work: (client: pg.Client) => Promise<
  */
 async function dropDatabase(client: pg.Client, name: string): Promise<void> {
   for (const deadline = Date.now() + DISCONNECT_WAIT_MS; Date.now() < deadline; await sleep(50)) {
-    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+      [name],
+    );
     if (rows[0]?.n === 0) break;
   }
   await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -70,7 +73,10 @@ export async function createAccounts(db: Queryable, count: number, namePrefix = 
 }
 
 /** Row count of one of our tables (the name comes from code, never from input). */
-export async function countRows(db: Queryable, table: 'suppressions' | 'suppression_events' | 'accounts'): Promise<number> {
+export async function countRows(
+  db: Queryable,
+  table: 'suppressions' | 'suppression_events' | 'accounts',
+): Promise<number> {
   const { rows } = await db.query<{ count: string }>({ text: `SELECT count(*) AS count FROM ${table}` });
   return Number(rows[0]?.count ?? 0);
 }

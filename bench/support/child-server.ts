@@ -16,7 +16,11 @@ export interface ChildServer {
  * Starts `script` (TypeScript, through tsx) in a process of its own with `env`, and resolves with
  * its URL once it prints `LISTENING <url>`. Its peak memory is followed from the start.
  */
-export async function startChildServer(script: string, env: NodeJS.ProcessEnv, startTimeoutMs = 30_000): Promise<ChildServer> {
+export async function startChildServer(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  startTimeoutMs = 30_000,
+): Promise<ChildServer> {
   // BENCH_SERVER_NODE_ARGS adds Node flags to the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them.
   const extra = (env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
   const child = spawn(process.execPath, [...extra, '--max-semi-space-size=64', '--import', 'tsx', script], {
@@ -48,7 +52,10 @@ export async function startChildServer(script: string, env: NodeJS.ProcessEnv, s
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let stdout = '';
-      const timer = setTimeout(() => reject(new Error(`${script} did not start within ${startTimeoutMs} ms:\n${output}`)), startTimeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${script} did not start within ${startTimeoutMs} ms:\n${output}`)),
+        startTimeoutMs,
+      );
       child.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
         const match = /^LISTENING (\S+)$/m.exec(stdout);

@@ -32,7 +32,12 @@ function isFinalFailure(job: Job, error: Error): boolean {
  * the first fetch count, as they do for a real worker. A job that fails for good ends the run
  * with its reason: a benchmark on valid data that loses an event is broken, not slow.
  */
-export function timeUntilCompleted(label: string, start: () => Worker, expected: number, signal: AbortSignal): TimedWorker {
+export function timeUntilCompleted(
+  label: string,
+  start: () => Worker,
+  expected: number,
+  signal: AbortSignal,
+): TimedWorker {
   let completed = 0;
   let retriedAttempts = 0;
   const startedAt = performance.now();
@@ -70,7 +75,8 @@ export function timeUntilCompleted(label: string, start: () => Worker, expected:
     });
     worker.on('failed', (job, error) => {
       if (job === undefined) return;
-      if (isFinalFailure(job, error)) stop(new Error(`${label}: job ${job.id ?? '?'} failed for good: ${error.message}`));
+      if (isFinalFailure(job, error))
+        stop(new Error(`${label}: job ${job.id ?? '?'} failed for good: ${error.message}`));
       else retriedAttempts += 1;
     });
   });

@@ -58,7 +58,12 @@ function eventBody(kind: keyof EventMix, email: string): Pick<SuppressionEventIn
     case 'transientBounce':
       return {
         type: 'bounce',
-        bounce: { type: 'transient', sub_type: 'mailbox_full', status: '4.2.2', diagnostic: 'smtp; 452 4.2.2 Mailbox full, try again later' },
+        bounce: {
+          type: 'transient',
+          sub_type: 'mailbox_full',
+          status: '4.2.2',
+          diagnostic: 'smtp; 452 4.2.2 Mailbox full, try again later',
+        },
       };
     case 'complaint':
       return { type: 'complaint', complaint: { feedback_type: 'abuse' } };
@@ -70,7 +75,11 @@ function eventBody(kind: keyof EventMix, email: string): Pick<SuppressionEventIn
  * publishes (event-sized payloads, some addresses in mixed case). Event ids are unique; addresses
  * are distinct except for the `repeatShare` that revisit an address of the same account.
  */
-export function generateEvents(accountIds: readonly string[], count: number, options: EventFixtureOptions = {}): SuppressionEventInput[] {
+export function generateEvents(
+  accountIds: readonly string[],
+  count: number,
+  options: EventFixtureOptions = {},
+): SuppressionEventInput[] {
   if (accountIds.length === 0) throw new Error('generateEvents needs at least one account');
   const mix = options.mix ?? DEFAULT_MIX;
   const repeatShare = options.repeatShare ?? 0.05;
@@ -93,7 +102,11 @@ export function generateEvents(accountIds: readonly string[], count: number, opt
     }
     const roll = random();
     const kind: keyof EventMix =
-      roll < mix.permanentBounce ? 'permanentBounce' : roll < mix.permanentBounce + mix.complaint ? 'complaint' : 'transientBounce';
+      roll < mix.permanentBounce
+        ? 'permanentBounce'
+        : roll < mix.permanentBounce + mix.complaint
+          ? 'complaint'
+          : 'transientBounce';
     return {
       account_id: accountId,
       event_id: `evt-${index.toString(36).padStart(6, '0')}-${randomUUID()}`,

@@ -53,7 +53,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
             {
               setupRequest: (request: autocannon.Request) => {
                 const step = next();
-                return { ...request, path: step.path, headers: { ...request.headers, ...step.headers }, ...(step.body === undefined ? {} : { body: step.body }) };
+                return {
+                  ...request,
+                  path: step.path,
+                  headers: { ...request.headers, ...step.headers },
+                  ...(step.body === undefined ? {} : { body: step.body }),
+                };
               },
             },
           ],

@@ -49,7 +49,11 @@ export interface Phase {
 }
 
 /** Runs `work` with a teardown of its own, so one phase's jobs and workers are gone before the next starts. */
-export async function inPhase<T>(name: string, logger: Logger, work: (cleanup: CleanupStack) => Promise<T>): Promise<T> {
+export async function inPhase<T>(
+  name: string,
+  logger: Logger,
+  work: (cleanup: CleanupStack) => Promise<T>,
+): Promise<T> {
   const cleanup = new CleanupStack();
   try {
     return await work(cleanup);
@@ -76,7 +80,11 @@ async function measureBaseline(
 
   const queueConnection = createRedis(config.REDIS_URL, 'producer');
   cleanup.push('quit queue connection', () => queueConnection.quit());
-  const queue = new Queue(EVENTS_QUEUE, { connection: queueConnection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+  const queue = new Queue(EVENTS_QUEUE, {
+    connection: queueConnection,
+    prefix,
+    defaultJobOptions: DEFAULT_JOB_OPTIONS,
+  });
   cleanup.push('close baseline queue', async () => {
     await queue.obliterate({ force: true });
     await queue.close();
@@ -158,7 +166,6 @@ async function measureService(
   return { enqueueMs, run: await timed.finished };
 }
 
-
 /** Rounds of one kind as one phase: times and jobs summed, CPU per job and loop busy weighted. */
 export function combinePhases(phases: readonly Phase[]): Phase {
   const completed = phases.reduce((sum, phase) => sum + phase.run.completed, 0);
@@ -172,8 +179,16 @@ export function combinePhases(phases: readonly Phase[]): Phase {
       completed,
       jobsPerSecond: elapsedMs > 0 ? (completed * 1000) / elapsedMs : 0,
       retriedAttempts: phases.reduce((sum, phase) => sum + phase.run.retriedAttempts, 0),
-      processCpuUsPerJob: weighted((phase) => phase.run.processCpuUsPerJob, (phase) => phase.run.completed, completed),
-      eventLoopBusy: weighted((phase) => phase.run.eventLoopBusy, (phase) => phase.run.elapsedMs, elapsedMs),
+      processCpuUsPerJob: weighted(
+        (phase) => phase.run.processCpuUsPerJob,
+        (phase) => phase.run.completed,
+        completed,
+      ),
+      eventLoopBusy: weighted(
+        (phase) => phase.run.eventLoopBusy,
+        (phase) => phase.run.elapsedMs,
+        elapsedMs,
+      ),
     },
   };
 }
@@ -215,12 +230,19 @@ export async function measureIngest(
   for (let round = 0; round < rounds; round += 1) {
     const slice = events.slice(round * sliceSize, (round + 1) * sliceSize);
     const measureBaselineRound = async () =>
-      baselineRounds.push(await inPhase('baseline', logger, (phaseCleanup) => measureBaseline(config, settings, slice, deadline, phaseCleanup)));
+      baselineRounds.push(
+        await inPhase('baseline', logger, (phaseCleanup) =>
+          measureBaseline(config, settings, slice, deadline, phaseCleanup),
+        ),
+      );
     const measureServiceRound = async () =>
       serviceRounds.push(
-        await inPhase('service', logger, (phaseCleanup) => measureService(config, settings, db, logger, slice, deadline, phaseCleanup)),
+        await inPhase('service', logger, (phaseCleanup) =>
+          measureService(config, settings, db, logger, slice, deadline, phaseCleanup),
+        ),
       );
-    const order = round % 2 === 0 ? [measureBaselineRound, measureServiceRound] : [measureServiceRound, measureBaselineRound];
+    const order =
+      round % 2 === 0 ? [measureBaselineRound, measureServiceRound] : [measureServiceRound, measureBaselineRound];
     for (const measure of order) await measure();
   }
   const baseline = combinePhases(baselineRounds);

@@ -41,9 +41,11 @@ export function parseIntOptions<const K extends string>(
       continue;
     }
     // Digits only: Number() would take "", "1e3" and "0x10".
-    if (!/^[0-9]+$/.test(raw.trim())) throw new BenchUsageError(`--${spec.flag} (or ${spec.env}) must be a whole number, got "${raw}"`);
+    if (!/^[0-9]+$/.test(raw.trim()))
+      throw new BenchUsageError(`--${spec.flag} (or ${spec.env}) must be a whole number, got "${raw}"`);
     const value = Number(raw.trim());
-    if (value < spec.min) throw new BenchUsageError(`--${spec.flag} (or ${spec.env}) must be at least ${spec.min}, got ${value}`);
+    if (value < spec.min)
+      throw new BenchUsageError(`--${spec.flag} (or ${spec.env}) must be at least ${spec.min}, got ${value}`);
     result[key] = value;
   }
   return result;

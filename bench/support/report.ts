@@ -4,7 +4,9 @@ import { dirname } from 'node:path';
 /** A GitHub-flavoured markdown table; numbers are right-aligned. */
 export function markdownTable(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   const cells = rows.map((row) => row.map(String));
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...cells.map((row) => (row[column] ?? '').length)),
+  );
   const numeric = header.map((_, column) => rows.every((row) => typeof row[column] === 'number'));
   const line = (row: readonly string[]) =>
     `| ${row.map((cell, column) => (numeric[column] ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0))).join(' | ')} |`;

@@ -14,7 +14,12 @@ export const seededEmail = (g: number): string => `user${g}@example${g % 97}.com
  * Ids are time-ordered, the newest row being the last one. Resolves with the milliseconds the
  * inserts took (ANALYZE aside): PostgreSQL's own rate for rows of this table on this machine.
  */
-export async function seedSuppressions(db: Queryable, accountIds: readonly string[], rows: number, chunk = 250_000): Promise<number> {
+export async function seedSuppressions(
+  db: Queryable,
+  accountIds: readonly string[],
+  rows: number,
+  chunk = 250_000,
+): Promise<number> {
   const baseMs = Date.now() - rows - 60_000;
   const startedAt = performance.now();
   for (let start = 0; start < rows; start += chunk) {

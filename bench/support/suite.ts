@@ -6,7 +6,15 @@
 import os from 'node:os';
 import type { Config } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
-import { measureBatchAdd, measureList, measureLookup, prepareApiBench, type ApiSizes, type ListFigures, type LookupFigures } from './api-blocks.js';
+import {
+  measureBatchAdd,
+  measureList,
+  measureLookup,
+  prepareApiBench,
+  type ApiSizes,
+  type ListFigures,
+  type LookupFigures,
+} from './api-blocks.js';
 import type { CleanupStack } from './cleanup.js';
 import type { Deadline } from './deadline.js';
 import { measureImport } from './import-measure.js';
@@ -93,10 +101,16 @@ export async function runSuite(
   progress: (message: string) => void = () => undefined,
 ): Promise<SuiteResults> {
   const api = await inPhase('api', logger, async (cleanup) => {
-    progress(`seeding ${sizes.api.lookupRows} suppressions over ${sizes.api.accounts} accounts and ${sizes.api.listRows} in one account`);
+    progress(
+      `seeding ${sizes.api.lookupRows} suppressions over ${sizes.api.accounts} accounts and ${sizes.api.listRows} in one account`,
+    );
     const bench = await prepareApiBench(config, sizes.api, logger, deadline, cleanup);
-    progress(`seeded at ${Math.round(bench.seedRowsPerSecond)} rows/s: PostgreSQL's own INSERT ... SELECT rate for suppressions here`);
-    progress(`lookup: service ${bench.service.url} versus baseline ${bench.baseline.url}, ${sizes.api.connections} connections, ${sizes.api.loadS} s each`);
+    progress(
+      `seeded at ${Math.round(bench.seedRowsPerSecond)} rows/s: PostgreSQL's own INSERT ... SELECT rate for suppressions here`,
+    );
+    progress(
+      `lookup: service ${bench.service.url} versus baseline ${bench.baseline.url}, ${sizes.api.connections} connections, ${sizes.api.loadS} s each`,
+    );
     const lookup = await measureLookup(bench, deadline, progress);
     progress('list: first page versus a deep page');
     const list = await measureList(bench, deadline);
@@ -129,7 +143,13 @@ export async function runSuite(
 
   progress(`import: ${sizes.importAddresses} addresses through the command line`);
   const imported = await inPhase('import', logger, (cleanup: CleanupStack) =>
-    measureImport(config, { addresses: sizes.importAddresses, workerConcurrency: undefined }, logger, deadline, cleanup),
+    measureImport(
+      config,
+      { addresses: sizes.importAddresses, workerConcurrency: undefined },
+      logger,
+      deadline,
+      cleanup,
+    ),
   );
 
   return {
@@ -159,13 +179,42 @@ export async function runSuite(
 export function summaryRows(results: SuiteResults): (string | number)[][] {
   const { lookup, list, batch_add: batch, ingest, import: imported } = results;
   const yes = (met: boolean): string => (met ? 'yes' : 'NO');
-  const lookupMet = lookup.ratio >= TARGETS.lookupRatio && lookup.p99_ms <= TARGETS.lookupP99Factor * lookup.baseline_p99_ms;
+  const lookupMet =
+    lookup.ratio >= TARGETS.lookupRatio && lookup.p99_ms <= TARGETS.lookupP99Factor * lookup.baseline_p99_ms;
   return [
-    ['lookup GET /suppressions/{email}', `${lookup.rps} req/s, p50 ${lookup.p50_ms} ms, p99 ${lookup.p99_ms} ms`, `${lookup.baseline_rps} req/s, p99 ${lookup.baseline_p99_ms} ms`, `${lookup.ratio}`, `≥ ${TARGETS.lookupRatio}, p99 ≤ ${TARGETS.lookupP99Factor}× baseline`, yes(lookupMet)],
-    ['list p50, first vs deep page', `deep ${list.deep_page_p50_ms} ms`, `first ${list.first_page_p50_ms} ms`, `${list.ratio}`, `≤ ${TARGETS.listRatio}`, yes(list.ratio <= TARGETS.listRatio)],
+    [
+      'lookup GET /suppressions/{email}',
+      `${lookup.rps} req/s, p50 ${lookup.p50_ms} ms, p99 ${lookup.p99_ms} ms`,
+      `${lookup.baseline_rps} req/s, p99 ${lookup.baseline_p99_ms} ms`,
+      `${lookup.ratio}`,
+      `≥ ${TARGETS.lookupRatio}, p99 ≤ ${TARGETS.lookupP99Factor}× baseline`,
+      yes(lookupMet),
+    ],
+    [
+      'list p50, first vs deep page',
+      `deep ${list.deep_page_p50_ms} ms`,
+      `first ${list.first_page_p50_ms} ms`,
+      `${list.ratio}`,
+      `≤ ${TARGETS.listRatio}`,
+      yes(list.ratio <= TARGETS.listRatio),
+    ],
     ['batch add (100 per request)', `${batch.addresses_per_s} addresses/s`, '', '', '', ''],
-    ['ingest (event worker)', `${ingest.events_per_s} events/s (${ingest.events} events)`, `${ingest.baseline_jobs_per_s} jobs/s (BullMQ no-op)`, `${ingest.ratio}`, `≥ ${TARGETS.ingestRatio}`, yes(ingest.ratio >= TARGETS.ingestRatio)],
-    ['import (CLI, --wait)', `${imported.addresses_per_s} addresses/s (${imported.addresses}), CLI peak RSS ${imported.peak_rss_mb} MB`, '', '', `≥ ${TARGETS.importRate}/s`, yes(imported.addresses_per_s >= TARGETS.importRate)],
+    [
+      'ingest (event worker)',
+      `${ingest.events_per_s} events/s (${ingest.events} events)`,
+      `${ingest.baseline_jobs_per_s} jobs/s (BullMQ no-op)`,
+      `${ingest.ratio}`,
+      `≥ ${TARGETS.ingestRatio}`,
+      yes(ingest.ratio >= TARGETS.ingestRatio),
+    ],
+    [
+      'import (CLI, --wait)',
+      `${imported.addresses_per_s} addresses/s (${imported.addresses}), CLI peak RSS ${imported.peak_rss_mb} MB`,
+      '',
+      '',
+      `≥ ${TARGETS.importRate}/s`,
+      yes(imported.addresses_per_s >= TARGETS.importRate),
+    ],
     ['service peak RSS', `${results.service_peak_rss_mb} MB`, '', '', '', ''],
   ];
 }

@@ -23,7 +23,11 @@ export async function verifyIngest(db: Queryable, expected: ExpectedOutcome): Pr
     ['suppression_events rows', events, expected.events],
     ['suppressions rows (distinct suppressing account/email pairs)', suppressions, expected.suppressions],
     ["events with outcome 'suppressed'", outcomes['suppressed'] ?? 0, expected.suppressions],
-    ["events with outcome 'already_suppressed'", outcomes['already_suppressed'] ?? 0, expected.suppressing - expected.suppressions],
+    [
+      "events with outcome 'already_suppressed'",
+      outcomes['already_suppressed'] ?? 0,
+      expected.suppressing - expected.suppressions,
+    ],
     ["events with outcome 'not_suppressed'", outcomes['not_suppressed'] ?? 0, expected.events - expected.suppressing],
   ];
   const problems = checks
@@ -36,7 +40,9 @@ export async function verifyIngest(db: Queryable, expected: ExpectedOutcome): Pr
   const missing = Number(withoutEntry.rows[0]?.count ?? 0);
   const warnings =
     missing > 0
-      ? [`${missing} of ${outcomes['already_suppressed'] ?? 0} 'already_suppressed' events have no suppression_id (entry written by a concurrent or the same batch)`]
+      ? [
+          `${missing} of ${outcomes['already_suppressed'] ?? 0} 'already_suppressed' events have no suppression_id (entry written by a concurrent or the same batch)`,
+        ]
       : [];
   return { problems, warnings };
 }

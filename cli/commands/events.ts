@@ -12,7 +12,8 @@ import { describeInvalidLine, describePublishSummary, publishEvents } from '../e
 import { retryAllFailedEvents, retryFailedEvents, type RetryResult } from '../events/retry-events.js';
 
 function wholeNumber(value: string): number {
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('must be a whole number of at least 1');
   return Number(value);
 }
 
@@ -76,7 +77,9 @@ function describeRetry(result: RetryResult): string {
 }
 
 export function eventsCommand(): Command {
-  const events = new Command('events').description('publish bounce and complaint events, and inspect and retry failed ones');
+  const events = new Command('events').description(
+    'publish bounce and complaint events, and inspect and retry failed ones',
+  );
 
   events
     .command('publish')
@@ -100,7 +103,10 @@ record an event once.`,
     .command('failed')
     .description(`list failed jobs of the ${EVENTS_QUEUE} queue, newest first`)
     .option('--limit <n>', 'how many to show', wholeNumber, 20)
-    .option('--json', 'print one JSON object per line: {"id","name","attempts_made","failed_at","failed_reason","data"}')
+    .option(
+      '--json',
+      'print one JSON object per line: {"id","name","attempts_made","failed_at","failed_reason","data"}',
+    )
     .action(async (options: { limit: number; json?: boolean }) => {
       await withEventsQueue(async (queue) => {
         const page = await listFailedEvents(queue, options.limit);
@@ -122,12 +128,16 @@ when it began, a page at a time; a job that fails again meanwhile stays failed.`
     )
     .action(async (ids: string[], options: { all?: boolean }) => {
       if (options.all && ids.length > 0) throw new Error('Give job ids or --all, not both.');
-      if (!options.all && ids.length === 0) throw new Error('Give the ids of the jobs to retry (see `events failed`), or --all.');
+      if (!options.all && ids.length === 0)
+        throw new Error('Give the ids of the jobs to retry (see `events failed`), or --all.');
       await withEventsQueue(async (queue) => {
         if (options.all) {
           const { retried, remaining } = await retryAllFailedEvents(queue);
           process.stdout.write(`Retried ${retried} failed event${retried === 1 ? '' : 's'}.\n`);
-          if (remaining > 0) process.stdout.write(`${remaining} still failed (they failed after the retry began, or could not be retried).\n`);
+          if (remaining > 0)
+            process.stdout.write(
+              `${remaining} still failed (they failed after the retry began, or could not be retried).\n`,
+            );
           return;
         }
         const result = await retryFailedEvents(queue, ids);

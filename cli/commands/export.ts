@@ -35,7 +35,8 @@ quietly with exit code 0.`,
         if (!account) throw new Error(`No account named or with id "${options.account}".`);
         const entries = streamSuppressions(db, { accountId: account.id, origin: options.origin });
         const result = await writeExport(entries, process.stdout, options.format);
-        if (result.complete) process.stderr.write(`Exported ${result.exported} ${result.exported === 1 ? 'entry' : 'entries'}.\n`);
+        if (result.complete)
+          process.stderr.write(`Exported ${result.exported} ${result.exported === 1 ? 'entry' : 'entries'}.\n`);
       }, 1);
     });
 }

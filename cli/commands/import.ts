@@ -74,7 +74,8 @@ Formats (--format, else from the extension: .csv, .ndjson or .jsonl, .txt; else 
 }
 
 function behaviourHelp(operation: 'add' | 'remove'): string {
-  const ids = operation === 'remove' ? 'A value that is a UUID is taken as a suppression id, anything else as an address.\n' : '';
+  const ids =
+    operation === 'remove' ? 'A value that is a UUID is taken as a suppression id, anything else as an address.\n' : '';
   const outcome =
     operation === 'add'
       ? 'An address already on the list keeps its entry and counts as already present.'
@@ -101,7 +102,9 @@ function listCommand(name: string, operation: 'add' | 'remove'): Command {
     .addOption(new Option('--format <format>', 'the input format').choices(LIST_FORMATS))
     .option('--wait', 'wait for every job to finish and print the totals');
   if (operation === 'add') {
-    command.addOption(new Option('--origin <origin>', 'the origin the new entries get').choices(ORIGINS).default('manual'));
+    command.addOption(
+      new Option('--origin <origin>', 'the origin the new entries get').choices(ORIGINS).default('manual'),
+    );
   }
   return command.action((file: string, options: ListOptions) => runListCommand(operation, file, options));
 }

@@ -16,14 +16,22 @@ export function keysCommand(): Command {
     .command('create')
     .description('create an API key (and the account, when it does not exist yet)')
     .requiredOption('--account <name>', 'account name')
-    .addOption(new Option('--permission <permission>', 'what the key may do').choices(PERMISSIONS).default('full_access'))
+    .addOption(
+      new Option('--permission <permission>', 'what the key may do').choices(PERMISSIONS).default('full_access'),
+    )
     .option('--name <name>', 'a label for the key', 'default')
     .option('--json', 'print one JSON line: {"account_id","key_id","token"}')
     .action(async (options: { account: string; permission: Permission; name: string; json?: boolean }) => {
       await withRuntime(async ({ db }) => {
-        const issued = await issueApiKey(db, { accountName: options.account, permission: options.permission, name: options.name });
+        const issued = await issueApiKey(db, {
+          accountName: options.account,
+          permission: options.permission,
+          name: options.name,
+        });
         if (options.json) {
-          process.stdout.write(`${JSON.stringify({ account_id: issued.accountId, key_id: issued.keyId, token: issued.token })}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ account_id: issued.accountId, key_id: issued.keyId, token: issued.token })}\n`,
+          );
           return;
         }
         process.stdout.write(

@@ -67,7 +67,9 @@ export function formatFailedEventsTable(page: FailedEventsPage): string {
     event.failedAt ?? '-',
     event.failedReason.replace(/\s+/g, ' ').trim() || '-',
   ]);
-  const widths = HEADERS.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = HEADERS.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const format = (cells: readonly string[]): string =>
     cells
       .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))

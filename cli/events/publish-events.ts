@@ -71,7 +71,8 @@ export async function publishEvents(
   options: PublishOptions = {},
 ): Promise<PublishSummary> {
   const chunkSize = options.chunkSize ?? 1000;
-  if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError('chunkSize must be a whole number of at least 1');
+  if (!Number.isInteger(chunkSize) || chunkSize < 1)
+    throw new RangeError('chunkSize must be a whole number of at least 1');
   const summary: PublishSummary = { lines: 0, queued: 0, invalid: 0, blank: 0 };
   let chunk: SuppressionEvent[] = [];
 

@@ -65,7 +65,8 @@ export interface RetryAllOptions {
  */
 export async function retryAllFailedEvents(queue: Queue, options: RetryAllOptions = {}): Promise<RetryAllResult> {
   const pageSize = options.pageSize ?? 1000;
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize must be a whole number of at least 1');
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new RangeError('pageSize must be a whole number of at least 1');
   let retried = 0;
   const [newest] = (await queue.getFailed(0, 0)) as (Job | undefined)[];
   const until = newest?.finishedOn ?? 0;

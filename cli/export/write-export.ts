@@ -48,7 +48,11 @@ function closedDestination(error: unknown): boolean {
  * is thrown, and so is anything else. Either way the entries' iterator has been returned (a cursor
  * has given its connection back) by the time this settles.
  */
-export async function writeExport(entries: AsyncIterable<Suppression>, destination: Writable, format: ExportFormat): Promise<ExportResult> {
+export async function writeExport(
+  entries: AsyncIterable<Suppression>,
+  destination: Writable,
+  format: ExportFormat,
+): Promise<ExportResult> {
   const iterator = entries[Symbol.asyncIterator]();
   let exported = 0;
   let readFailure: { error: unknown } | undefined;

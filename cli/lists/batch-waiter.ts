@@ -77,11 +77,24 @@ export async function openBatchWaiter(options: BatchWaiterOptions): Promise<Batc
   const [newest] = await options.connection.xrevrange(queue.keys['events'] ?? '', '+', '-', 'COUNT', 1);
   const listening = createRedis(options.redisUrl, 'worker');
   listening.on('error', () => undefined);
-  const events = new QueueEvents(BATCHES_QUEUE, { connection: listening, prefix: options.prefix, lastEventId: newest?.[0] ?? '0-0' });
+  const events = new QueueEvents(BATCHES_QUEUE, {
+    connection: listening,
+    prefix: options.prefix,
+    lastEventId: newest?.[0] ?? '0-0',
+  });
   events.on('error', () => undefined);
 
   const following = new Map<string, Following>();
-  const totals: BatchTotals = { jobs: 0, added: 0, already_present: 0, removed: 0, not_found: 0, duplicates: 0, invalid: 0, failed: [] };
+  const totals: BatchTotals = {
+    jobs: 0,
+    added: 0,
+    already_present: 0,
+    removed: 0,
+    not_found: 0,
+    duplicates: 0,
+    invalid: 0,
+    failed: [],
+  };
   let processed = 0;
   let allFinished: (() => void) | undefined;
 

@@ -65,19 +65,37 @@ function progressLines(options: ListProgressOptions): ListProgress {
 
 function progressBar(options: ListProgressOptions): ListProgress {
   const bars = new MultiBar(
-    { stream: options.stream, barsize: 30, fps: 10, hideCursor: false, clearOnComplete: false, autopadding: true, emptyOnZero: true },
+    {
+      stream: options.stream,
+      barsize: 30,
+      fps: 10,
+      hideCursor: false,
+      clearOnComplete: false,
+      autopadding: true,
+      emptyOnZero: true,
+    },
     Presets.shades_classic,
   );
   const known = options.totalBytes !== undefined && options.totalBytes > 0;
-  const reading: SingleBar = bars.create(known ? (options.totalBytes ?? 1) : 1, 0, { lines: '0', jobs: '0', queued: '0' }, {
-    format: known
-      ? 'reading    [{bar}] {percentage}% | {lines} lines | {queued} queued in {jobs} jobs'
-      : 'reading    {lines} lines | {queued} queued in {jobs} jobs',
-  });
+  const reading: SingleBar = bars.create(
+    known ? (options.totalBytes ?? 1) : 1,
+    0,
+    { lines: '0', jobs: '0', queued: '0' },
+    {
+      format: known
+        ? 'reading    [{bar}] {percentage}% | {lines} lines | {queued} queued in {jobs} jobs'
+        : 'reading    {lines} lines | {queued} queued in {jobs} jobs',
+    },
+  );
   const processing = options.waiting
-    ? bars.create(1, 0, { processed: '0', queued: '0', finished: '0', jobs: '0' }, {
-        format: 'processing [{bar}] {percentage}% | {processed} of {queued} | {finished} of {jobs} jobs finished',
-      })
+    ? bars.create(
+        1,
+        0,
+        { processed: '0', queued: '0', finished: '0', jobs: '0' },
+        {
+          format: 'processing [{bar}] {percentage}% | {processed} of {queued} | {finished} of {jobs} jobs finished',
+        },
+      )
     : undefined;
   let stopped = false;
   return {

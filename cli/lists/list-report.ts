@@ -43,7 +43,8 @@ export function formatListReport({ operation, account, summary, totals }: ListRe
   const what = operation === 'add' ? 'Import' : 'Removal';
   const lines: string[] = [];
   if (totals === null) {
-    const queued = operation === 'add' ? plural(summary.queued, 'address', 'addresses') : plural(summary.queued, 'entry', 'entries');
+    const queued =
+      operation === 'add' ? plural(summary.queued, 'address', 'addresses') : plural(summary.queued, 'entry', 'entries');
     lines.push(
       summary.jobs === 0
         ? `Nothing queued ${target}.`

@@ -65,10 +65,15 @@ export class QueueListError extends Error {
 type Kind = 'emails' | 'ids';
 
 /** The key a line's value is sent as, or why it cannot be. */
-function classify(entry: { value: string; field?: 'id' }, removing: boolean): { kind: Kind; key: string } | { reason: string } {
+function classify(
+  entry: { value: string; field?: 'id' },
+  removing: boolean,
+): { kind: Kind; key: string } | { reason: string } {
   const trimmed = entry.value.trim();
   if (entry.field === 'id' || (removing && isUuid(trimmed))) {
-    return isUuid(trimmed) ? { kind: 'ids', key: trimmed.toLowerCase() } : { reason: 'is not a suppression id (a UUID)' };
+    return isUuid(trimmed)
+      ? { kind: 'ids', key: trimmed.toLowerCase() }
+      : { reason: 'is not a suppression id (a UUID)' };
   }
   const email = normalizeEmail(entry.value);
   const reason = emailProblem(email);
@@ -129,7 +134,11 @@ export async function queueList(
       const sent = 'problem' in entry ? { reason: entry.problem } : classify(entry, removing);
       if ('reason' in sent) {
         summary.invalid += 1;
-        options.onInvalid?.({ line: entry.line, ...('value' in entry ? { value: entry.value } : {}), reason: sent.reason });
+        options.onInvalid?.({
+          line: entry.line,
+          ...('value' in entry ? { value: entry.value } : {}),
+          reason: sent.reason,
+        });
       } else {
         const chunk = chunks[sent.kind];
         if (chunk.has(sent.key)) summary.duplicates += 1;

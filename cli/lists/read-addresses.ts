@@ -31,7 +31,11 @@ function ndjsonEntry(text: string, line: number, ids: boolean): ListEntry {
 }
 
 /** NDJSON or plain text, a line at a time. */
-async function* readLines(input: Readable, format: 'ndjson' | 'txt', ids: boolean): AsyncGenerator<ListEntry, ReadSummary, undefined> {
+async function* readLines(
+  input: Readable,
+  format: 'ndjson' | 'txt',
+  ids: boolean,
+): AsyncGenerator<ListEntry, ReadSummary, undefined> {
   const lines = createInterface({ input, crlfDelay: Infinity });
   let line = 0;
   try {
@@ -54,7 +58,10 @@ async function* readLines(input: Readable, format: 'ndjson' | 'txt', ids: boolea
  * column. NDJSON: a JSON string, or an object's `email` (or, with `ids`, `id`) field. Text: one
  * address per line. Values are as read: normalising and validating them is the caller's work.
  */
-export function readAddresses(input: Readable, options: ReadAddressesOptions): AsyncGenerator<ListEntry, ReadSummary, undefined> {
+export function readAddresses(
+  input: Readable,
+  options: ReadAddressesOptions,
+): AsyncGenerator<ListEntry, ReadSummary, undefined> {
   if (options.format === 'csv') return readCsvAddresses(input, options.onHeader);
   return readLines(input, options.format, options.ids ?? false);
 }

@@ -33,7 +33,10 @@ export const addBatchSchema = z
 
 /** Job `remove`: take addresses, or entries by id, off an account's list. */
 export const removeBatchSchema = z
-  .object({ account_id: uuid, emails: entries.optional(), ids: entries.optional() }, { error: 'the job data must be a JSON object' })
+  .object(
+    { account_id: uuid, emails: entries.optional(), ids: entries.optional() },
+    { error: 'the job data must be a JSON object' },
+  )
   .refine((job) => (job.emails === undefined) !== (job.ids === undefined), { error: 'give either emails or ids' });
 
 export type AddBatchInput = z.input<typeof addBatchSchema>;
@@ -48,7 +51,9 @@ export class InvalidBatchError extends Error {
 function parse<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')} ${issue.message}` : issue.message));
+  const problems = result.error.issues.map((issue) =>
+    issue.path.length ? `${issue.path.join('.')} ${issue.message}` : issue.message,
+  );
   throw new InvalidBatchError(`invalid batch: ${problems.join('; ')}`);
 }
 

@@ -109,7 +109,11 @@ export async function recordEvents(db: Queryable, records: readonly EventRecord[
  * An entry created by a concurrent batch after this statement's snapshot blocks our insert but is
  * not visible to it. Once that batch has committed, the entry is there to be linked.
  */
-async function fillConcurrentEntries(db: Queryable, records: readonly EventRecord[], results: RecordedEvent[]): Promise<void> {
+async function fillConcurrentEntries(
+  db: Queryable,
+  records: readonly EventRecord[],
+  results: RecordedEvent[],
+): Promise<void> {
   const missing = records.filter((_, index) => {
     const result = results[index] as RecordedEvent;
     return result.outcome === 'already_suppressed' && result.suppressionId === null;

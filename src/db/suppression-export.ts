@@ -42,9 +42,13 @@ function translate(error: unknown): unknown {
  * been read, when reading fails, and when the consumer stops early (`break`, or a pipeline whose
  * destination closed, which calls `return()`). A client whose connection failed is discarded.
  */
-export async function* streamSuppressions(db: Pick<Database, 'pool'>, query: ExportQuery): AsyncGenerator<Suppression, void, undefined> {
+export async function* streamSuppressions(
+  db: Pick<Database, 'pool'>,
+  query: ExportQuery,
+): AsyncGenerator<Suppression, void, undefined> {
   const batchSize = query.batchSize ?? 1000;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError('batchSize must be a whole number of at least 1');
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new RangeError('batchSize must be a whole number of at least 1');
   const { text, values } = exportSql(query);
 
   let client: pg.PoolClient;
@@ -93,7 +97,11 @@ export async function* streamSuppressions(db: Pick<Database, 'pool'>, query: Exp
   } finally {
     // Read-only, so rolling back loses nothing, and it also ends a transaction a failure aborted.
     let reusable = !connectionLost;
-    if (reusable) reusable = await client.query('ROLLBACK').then(() => true, () => false);
+    if (reusable)
+      reusable = await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      );
     client.removeListener('error', onError);
     client.release(!reusable);
   }

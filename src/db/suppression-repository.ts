@@ -75,7 +75,11 @@ export async function findSuppressionById(db: Queryable, accountId: string, id: 
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
-export async function findSuppressionByEmail(db: Queryable, accountId: string, email: string): Promise<Suppression | null> {
+export async function findSuppressionByEmail(
+  db: Queryable,
+  accountId: string,
+  email: string,
+): Promise<Suppression | null> {
   const { rows } = await db.query<SuppressionRow>({
     name: 'suppression-by-email',
     text: `SELECT ${COLUMNS} FROM suppressions WHERE account_id = $1 AND email = $2`,
@@ -122,7 +126,11 @@ ORDER BY input.ord`;
  * list; the first entry for an address wins. Emails must be normalised and distinct. Rows are
  * inserted in email order so that concurrent batches take their locks in one order.
  */
-export async function addSuppressions(db: Queryable, accountId: string, entries: readonly NewSuppression[]): Promise<AddedSuppression[]> {
+export async function addSuppressions(
+  db: Queryable,
+  accountId: string,
+  entries: readonly NewSuppression[],
+): Promise<AddedSuppression[]> {
   const results = new Map<string, AddedSuppression>();
   let pending = entries;
   // An entry inserted by a concurrent transaction after this statement's snapshot is neither

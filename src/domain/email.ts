@@ -16,6 +16,7 @@ export function emailProblem(email: string): string | null {
   if (email.length === 0) return 'is empty';
   if (email.length > MAX_EMAIL_LENGTH) return `is longer than ${MAX_EMAIL_LENGTH} characters`;
   if (!EMAIL_PATTERN.test(email)) return 'is not a valid email address';
-  if (email.indexOf('@') > MAX_LOCAL_PART_LENGTH) return `has a local part longer than ${MAX_LOCAL_PART_LENGTH} characters`;
+  if (email.indexOf('@') > MAX_LOCAL_PART_LENGTH)
+    return `has a local part longer than ${MAX_LOCAL_PART_LENGTH} characters`;
   return null;
 }

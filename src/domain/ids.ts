@@ -29,7 +29,8 @@ export function newId(): string {
   const now = Date.now();
   if (now > lastMs) {
     lastMs = now;
-    sequence = (((random[6] ?? 0) & 0x7f) << 24) | ((random[7] ?? 0) << 16) | ((random[8] ?? 0) << 8) | (random[9] ?? 0);
+    sequence =
+      (((random[6] ?? 0) & 0x7f) << 24) | ((random[7] ?? 0) << 16) | ((random[8] ?? 0) << 8) | (random[9] ?? 0);
   } else {
     sequence = (sequence + 1) | 0;
     if (sequence === 0) lastMs += 1;

@@ -1,7 +1,12 @@
 import { producerQueue, type ProducerConnectionOptions } from '../producer-queue.js';
 import { EVENTS_QUEUE } from '../queues.js';
 import { eventJobId } from './job-id.js';
-import { InvalidEventError, parseSuppressionEvent, type SuppressionEvent, type SuppressionEventInput } from './event-schema.js';
+import {
+  InvalidEventError,
+  parseSuppressionEvent,
+  type SuppressionEvent,
+  type SuppressionEventInput,
+} from './event-schema.js';
 
 export interface EventProducerOptions extends ProducerConnectionOptions {
   /** Jobs per addBulk call in publishMany. */

@@ -32,23 +32,26 @@ const email = z
  * its `type` on the `suppression-events` queue. Unknown extra fields are dropped.
  */
 export const suppressionEventSchema = z
-  .object({
-    account_id: uuid,
-    event_id: z.string().min(1, { error: 'must not be empty' }).max(255, { error: 'must be at most 255 characters' }),
-    type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }),
-    email,
-    source_id: uuid,
-    occurred_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }),
-    bounce: z
-      .object({
-        type: z.enum(BOUNCE_TYPES, { error: `must be one of ${BOUNCE_TYPES.join(', ')}` }),
-        sub_type: detail(100),
-        status: detail(32),
-        diagnostic: detail(2000),
-      })
-      .optional(),
-    complaint: z.object({ feedback_type: detail(64) }).optional(),
-  }, { error: 'the event must be a JSON object' })
+  .object(
+    {
+      account_id: uuid,
+      event_id: z.string().min(1, { error: 'must not be empty' }).max(255, { error: 'must be at most 255 characters' }),
+      type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }),
+      email,
+      source_id: uuid,
+      occurred_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }),
+      bounce: z
+        .object({
+          type: z.enum(BOUNCE_TYPES, { error: `must be one of ${BOUNCE_TYPES.join(', ')}` }),
+          sub_type: detail(100),
+          status: detail(32),
+          diagnostic: detail(2000),
+        })
+        .optional(),
+      complaint: z.object({ feedback_type: detail(64) }).optional(),
+    },
+    { error: 'the event must be a JSON object' },
+  )
   .refine((event) => event.type !== 'bounce' || event.bounce !== undefined, {
     error: 'is required when type is bounce',
     path: ['bounce'],

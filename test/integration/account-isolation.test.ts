@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { addInOrder, apiClient, createAccountKey, uniqueEmails, type ApiClient, type ApiResponse, useTestApp } from '../support/test-app.js';
+import {
+  addInOrder,
+  apiClient,
+  createAccountKey,
+  uniqueEmails,
+  type ApiClient,
+  type ApiResponse,
+  useTestApp,
+} from '../support/test-app.js';
 
 const app = useTestApp();
 
 /** Two brand-new accounts, each with its own full-access key. */
 async function twoAccounts(): Promise<{ owner: ApiClient; other: ApiClient }> {
-  const [ownerKey, otherKey] = await Promise.all([createAccountKey(app.database.db), createAccountKey(app.database.db)]);
+  const [ownerKey, otherKey] = await Promise.all([
+    createAccountKey(app.database.db),
+    createAccountKey(app.database.db),
+  ]);
   expect(ownerKey.accountId).not.toBe(otherKey.accountId);
   return { owner: apiClient(app.server.url, ownerKey.token), other: apiClient(app.server.url, otherKey.token) };
 }

@@ -30,16 +30,22 @@ describe('recording key use', () => {
     const key = await issueApiKey(database.db, { accountName: 'steady-use', permission: 'full_access', name: 'k' });
     await touchApiKey(database.db, key.keyId);
     const first = await lastUsedAt(key.keyId);
-    const { rows: before } = await database.db.pool.query<{ xmin: string }>('SELECT xmin FROM api_keys WHERE id = $1', [key.keyId]);
+    const { rows: before } = await database.db.pool.query<{ xmin: string }>('SELECT xmin FROM api_keys WHERE id = $1', [
+      key.keyId,
+    ]);
     await touchApiKey(database.db, key.keyId);
-    const { rows: after } = await database.db.pool.query<{ xmin: string }>('SELECT xmin FROM api_keys WHERE id = $1', [key.keyId]);
+    const { rows: after } = await database.db.pool.query<{ xmin: string }>('SELECT xmin FROM api_keys WHERE id = $1', [
+      key.keyId,
+    ]);
     expect(after[0]?.xmin).toBe(before[0]?.xmin);
     expect(await lastUsedAt(key.keyId)).toEqual(first);
   });
 
   it('when the last recorded use is over a minute old, then it moves to now', async () => {
     const key = await issueApiKey(database.db, { accountName: 'later-use', permission: 'full_access', name: 'k' });
-    await database.db.pool.query("UPDATE api_keys SET last_used_at = now() - interval '2 minutes' WHERE id = $1", [key.keyId]);
+    await database.db.pool.query("UPDATE api_keys SET last_used_at = now() - interval '2 minutes' WHERE id = $1", [
+      key.keyId,
+    ]);
     const stale = await lastUsedAt(key.keyId);
     await touchApiKey(database.db, key.keyId);
     const fresh = await lastUsedAt(key.keyId);

@@ -20,7 +20,12 @@ beforeAll(async () => {
   database = await createTestDatabase();
   queue = await createTestQueue(BATCHES_QUEUE);
   producer = createBatchProducer({ connection: queue.redisUrl, prefix: queue.prefix });
-  worker = startBatchWorker({ db: database.db, logger: createLogger('silent'), connection: queue.connection, prefix: queue.prefix });
+  worker = startBatchWorker({
+    db: database.db,
+    logger: createLogger('silent'),
+    connection: queue.connection,
+    prefix: queue.prefix,
+  });
 });
 
 afterAll(async () => {
@@ -44,7 +49,9 @@ describe('add jobs', () => {
   it('when a job mixes new, present, repeated and invalid addresses, then each is counted and only the new ones are added', async () => {
     const accountId = await newAccountId();
     const [present, fresh1, fresh2] = uniqueEmails(3);
-    await addSuppressions(database.db, accountId, [{ id: newId(), email: present!, origin: 'complaint', sourceId: randomUUID() }]);
+    await addSuppressions(database.db, accountId, [
+      { id: newId(), email: present!, origin: 'complaint', sourceId: randomUUID() },
+    ]);
     const jobId = await producer.add({
       account_id: accountId,
       emails: [fresh1!, present!, ` ${fresh1!.toUpperCase()} `, 'not-an-address', fresh2!, ''],
@@ -62,7 +69,10 @@ describe('add jobs', () => {
         { index: 5, value: '', reason: 'is empty' },
       ],
     });
-    expect(await findSuppressionByEmail(database.db, accountId, fresh1!)).toMatchObject({ origin: 'manual', sourceId: null });
+    expect(await findSuppressionByEmail(database.db, accountId, fresh1!)).toMatchObject({
+      origin: 'manual',
+      sourceId: null,
+    });
     expect(await findSuppressionByEmail(database.db, accountId, present!)).toMatchObject({ origin: 'complaint' });
   });
 
@@ -103,7 +113,9 @@ describe('remove jobs', () => {
     const accountId = await newAccountId();
     const [kept, gone1, gone2, missing] = uniqueEmails(4);
     await resultOf(await producer.add({ account_id: accountId, emails: [kept!, gone1!, gone2!] }));
-    const result = await resultOf(await producer.remove({ account_id: accountId, emails: [gone1!, missing!, gone2!.toUpperCase(), 'bad'] }));
+    const result = await resultOf(
+      await producer.remove({ account_id: accountId, emails: [gone1!, missing!, gone2!.toUpperCase(), 'bad'] }),
+    );
     expect(result).toMatchObject({ total: 4, removed: 2, not_found: 1, invalid: 1, duplicates: 0 });
     expect(await findSuppressionByEmail(database.db, accountId, kept!)).not.toBeNull();
     expect(await findSuppressionByEmail(database.db, accountId, gone1!)).toBeNull();
@@ -111,14 +123,20 @@ describe('remove jobs', () => {
 
   it('when removing by ids, then ids of other accounts and malformed ids remove nothing', async () => {
     const [accountId, otherId] = [await newAccountId(), await newAccountId()];
-    const [mine] = await addSuppressions(database.db, accountId, [{ id: newId(), email: uniqueEmails(1)[0]!, origin: 'manual', sourceId: null }]);
-    const [theirs] = await addSuppressions(database.db, otherId, [{ id: newId(), email: uniqueEmails(1)[0]!, origin: 'manual', sourceId: null }]);
+    const [mine] = await addSuppressions(database.db, accountId, [
+      { id: newId(), email: uniqueEmails(1)[0]!, origin: 'manual', sourceId: null },
+    ]);
+    const [theirs] = await addSuppressions(database.db, otherId, [
+      { id: newId(), email: uniqueEmails(1)[0]!, origin: 'manual', sourceId: null },
+    ]);
     const result = await resultOf(
       await producer.remove({ account_id: accountId, ids: [mine!.id.toUpperCase(), theirs!.id, 'nope', mine!.id] }),
     );
     expect(result).toMatchObject({ removed: 1, not_found: 1, invalid: 1, duplicates: 1 });
     expect(result.invalid_entries).toEqual([{ index: 2, value: 'nope', reason: 'is not a suppression id (a UUID)' }]);
-    expect(await listSuppressions(database.db, { accountId: otherId, limit: 10 })).toMatchObject({ entries: [{ id: theirs!.id }] });
+    expect(await listSuppressions(database.db, { accountId: otherId, limit: 10 })).toMatchObject({
+      entries: [{ id: theirs!.id }],
+    });
   });
 });
 
@@ -138,21 +156,23 @@ describe('bad jobs', () => {
     const { job, state } = await settled(queue.queue, raw.id!);
     expect(state).toBe('failed');
     expect(job.attemptsMade).toBe(1);
-    expect(job.failedReason).toMatch(/^invalid batch: emails must not be empty; origin must be one of bounce, complaint, manual/);
+    expect(job.failedReason).toMatch(
+      /^invalid batch: emails must not be empty; origin must be one of bounce, complaint, manual/,
+    );
     const named = await queue.queue.add('purge', { account_id: accountId, emails: ['a@example.com'] }, { attempts: 5 });
     expect((await settled(queue.queue, named.id!)).job.failedReason).toMatch(/unknown job name "purge"/);
   });
 
   it('when the producer is given a job that is not valid, then it throws and enqueues nothing', async () => {
     const accountId = await newAccountId();
-    await expect(producer.add({ account_id: accountId, emails: uniqueEmails(1), source_id: randomUUID() })).rejects.toThrow(
-      /source_id must be null when origin is manual/,
-    );
-    await expect(producer.remove({ account_id: accountId, emails: uniqueEmails(1), ids: [randomUUID()] })).rejects.toThrow(
-      /give either emails or ids/,
-    );
-    await expect(producer.add({ account_id: accountId, emails: Array.from({ length: 10_001 }, () => 'a@example.com') })).rejects.toThrow(
-      /at most 10000 entries/,
-    );
+    await expect(
+      producer.add({ account_id: accountId, emails: uniqueEmails(1), source_id: randomUUID() }),
+    ).rejects.toThrow(/source_id must be null when origin is manual/);
+    await expect(
+      producer.remove({ account_id: accountId, emails: uniqueEmails(1), ids: [randomUUID()] }),
+    ).rejects.toThrow(/give either emails or ids/);
+    await expect(
+      producer.add({ account_id: accountId, emails: Array.from({ length: 10_001 }, () => 'a@example.com') }),
+    ).rejects.toThrow(/at most 10000 entries/);
   });
 });

@@ -34,11 +34,26 @@ describe('bench building blocks', () => {
     try {
       const results = await runSuite(config, TINY, createLogger('silent'), deadline);
       expect(Object.keys(results).sort()).toEqual(
-        ['batch_add', 'cpus', 'import', 'ingest', 'list', 'lookup', 'node', 'quick', 'service_peak_rss_mb', 'when'].sort(),
+        [
+          'batch_add',
+          'cpus',
+          'import',
+          'ingest',
+          'list',
+          'lookup',
+          'node',
+          'quick',
+          'service_peak_rss_mb',
+          'when',
+        ].sort(),
       );
-      expect(Object.keys(results.lookup).sort()).toEqual(['baseline_p99_ms', 'baseline_rps', 'p50_ms', 'p99_ms', 'ratio', 'rps'].sort());
+      expect(Object.keys(results.lookup).sort()).toEqual(
+        ['baseline_p99_ms', 'baseline_rps', 'p50_ms', 'p99_ms', 'ratio', 'rps'].sort(),
+      );
       expect(Object.keys(results.list).sort()).toEqual(['deep_page_p50_ms', 'first_page_p50_ms', 'ratio'].sort());
-      expect(Object.keys(results.ingest).sort()).toEqual(['baseline_jobs_per_s', 'events', 'events_per_s', 'ratio'].sort());
+      expect(Object.keys(results.ingest).sort()).toEqual(
+        ['baseline_jobs_per_s', 'events', 'events_per_s', 'ratio'].sort(),
+      );
       expect(Object.keys(results.import).sort()).toEqual(['addresses', 'addresses_per_s', 'peak_rss_mb'].sort());
       expect(results.quick).toBe(true);
       expect(results.ingest.events).toBe(500);

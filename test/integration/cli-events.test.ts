@@ -2,11 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  formatFailedEventsJson,
-  formatFailedEventsTable,
-  listFailedEvents,
-} from '../../cli/events/failed-events.js';
+import { formatFailedEventsJson, formatFailedEventsTable, listFailedEvents } from '../../cli/events/failed-events.js';
 import {
   describeInvalidLine,
   describePublishSummary,
@@ -66,7 +62,10 @@ function streamOf(text: string, pieceSize = 7): Readable {
 
 async function publish(text: string, options: PublishOptions = {}) {
   const invalid: InvalidLine[] = [];
-  const summary = await publishEvents(streamOf(text), producer, { ...options, onInvalid: (problem) => invalid.push(problem) });
+  const summary = await publishEvents(streamOf(text), producer, {
+    ...options,
+    onInvalid: (problem) => invalid.push(problem),
+  });
   return { summary, invalid };
 }
 
@@ -79,7 +78,10 @@ describe('events publish', () => {
     type: 'bounce',
     bounce: { type: 'permanent', sub_type: 'general', status: '5.1.1', diagnostic: 'smtp; 550 5.1.1 user unknown' },
   });
-  const transient = { ...event({ account_id: account, type: 'bounce', bounce: { type: 'transient' } }), extra: 'ignored' };
+  const transient = {
+    ...event({ account_id: account, type: 'bounce', bounce: { type: 'transient' } }),
+    extra: 'ignored',
+  };
   const file = ndjson([
     complaint, //                                                     1
     '{"account_id": "not closed"', //                                 2 malformed JSON
@@ -99,7 +101,9 @@ describe('events publish', () => {
     expect(invalid[0]!.reason).toMatch(/^malformed JSON: /);
     expect(invalid[1]!.reason).toMatch(/^invalid event: email .+; bounce is required when type is bounce$/);
     expect(invalid[2]!.reason).toMatch(/^invalid event: /);
-    expect(describePublishSummary(summary)).toBe('Queued 3 events from 8 lines; 3 invalid lines not queued; 2 blank lines skipped.');
+    expect(describePublishSummary(summary)).toBe(
+      'Queued 3 events from 8 lines; 3 invalid lines not queued; 2 blank lines skipped.',
+    );
     expect(describeInvalidLine(invalid[0]!)).toMatch(/^line 2: malformed JSON: /);
 
     const jobs = await Promise.all(
@@ -108,7 +112,11 @@ describe('events publish', () => {
     expect(jobs.map((job) => job?.name)).toEqual(['complaint', 'bounce', 'bounce']);
     // The job id carries the event id base64url-encoded, so a ':' in it is fine.
     expect(jobs[1]!.id).toBe(`${account}.${Buffer.from('msg:0001/bounce').toString('base64url')}`);
-    expect(jobs[0]!.data).toMatchObject({ account_id: account, event_id: complaint.event_id, email: 'jane.doe@example.com' });
+    expect(jobs[0]!.data).toMatchObject({
+      account_id: account,
+      event_id: complaint.event_id,
+      email: 'jane.doe@example.com',
+    });
     expect(jobs[1]!.data).toMatchObject({ bounce: { type: 'permanent', status: '5.1.1' } });
     expect(jobs[2]!.data).not.toHaveProperty('extra');
     expect(await Promise.all(jobs.map((job) => job!.getState()))).toEqual(['waiting', 'waiting', 'waiting']);
@@ -133,7 +141,9 @@ describe('events publish', () => {
 
     expect(summary).toEqual({ lines: 25, queued: 25, invalid: 0, blank: 0 });
     expect(invalid).toEqual([]);
-    const jobs = await Promise.all(events.map((sent) => published.queue.getJob(eventJobId(sent.account_id, sent.event_id))));
+    const jobs = await Promise.all(
+      events.map((sent) => published.queue.getJob(eventJobId(sent.account_id, sent.event_id))),
+    );
     expect(jobs.every((job) => job !== undefined)).toBe(true);
   });
 
@@ -169,7 +179,10 @@ async function failEvents(events: readonly SuppressionEventInput[], reason: stri
   try {
     const ids: string[] = [];
     for (const sent of events) {
-      const job = await failing.queue.add(sent.type, sent, { jobId: eventJobId(sent.account_id, sent.event_id), attempts: 15 });
+      const job = await failing.queue.add(sent.type, sent, {
+        jobId: eventJobId(sent.account_id, sent.event_id),
+        attempts: 15,
+      });
       ids.push(job.id!);
     }
     const jobs: Job[] = [];
@@ -197,7 +210,10 @@ describe('events failed and events retry', () => {
   it('when jobs have failed, then they are listed newest first with id, name, attempts, time and reason', async () => {
     const [older] = await failEvents([event()], 'invalid event: account does not exist');
     await sleep(5);
-    const [newer] = await failEvents([event({ type: 'bounce', bounce: { type: 'permanent' } })], 'invalid event: account does not exist');
+    const [newer] = await failEvents(
+      [event({ type: 'bounce', bounce: { type: 'permanent' } })],
+      'invalid event: account does not exist',
+    );
 
     const page = await listFailedEvents(failing.queue, 20);
     const ours = page.events.filter((failed) => failed.id === older!.id || failed.id === newer!.id);
@@ -220,7 +236,10 @@ describe('events failed and events retry', () => {
     expect(table.split('\n')[0]).toMatch(/^1 of \d+ failed events, newest first \(--limit shows more\)\.$/);
     expect(table.split('\n')[1]).toMatch(/^JOB ID +NAME +ATTEMPTS +FAILED AT +REASON$/);
     expect(table).toContain(`invalid event: account does not exist ${one.events[0]!.id}`);
-    const json = formatFailedEventsJson(one).trimEnd().split('\n').map((line) => JSON.parse(line));
+    const json = formatFailedEventsJson(one)
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(json).toEqual([
       {
         id: one.events[0]!.id,
@@ -254,7 +273,10 @@ describe('events failed and events retry', () => {
     const failedBefore = await failing.queue.getFailedCount();
 
     const progress: number[] = [];
-    const result = await retryAllFailedEvents(failing.queue, { pageSize: 2, onProgress: (retried) => progress.push(retried) });
+    const result = await retryAllFailedEvents(failing.queue, {
+      pageSize: 2,
+      onProgress: (retried) => progress.push(retried),
+    });
 
     expect(result).toEqual({ retried: failedBefore, remaining: 0 });
     expect(progress.at(-1)).toBe(failedBefore);
@@ -294,7 +316,10 @@ describe('events failed and events retry', () => {
     const run = await runEventsCli(['events', 'failed', '--json', '--limit', '2'], failing.prefix);
 
     expect(run.code).toBe(0);
-    const lines = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toEqual({
       id: expect.any(String),

@@ -98,7 +98,9 @@ describe('export as CSV', () => {
 
     const expected = [...seeded]
       .reverse()
-      .map((entry) => `${entry.id},${entry.email},${entry.origin},${entry.sourceId ?? ''},${createdAt.get(entry.id)}\n`);
+      .map(
+        (entry) => `${entry.id},${entry.email},${entry.origin},${entry.sourceId ?? ''},${createdAt.get(entry.id)}\n`,
+      );
     expect(text).toBe(`${HEADER}\n${expected.join('')}`);
     expect(result).toEqual({ exported: 4, complete: true });
     expect(lines(text)[1]).toMatch(/,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -112,8 +114,16 @@ describe('export as CSV', () => {
     const csv = await exportText(accountId, 'csv', { origin: 'complaint' });
     const ndjson = await exportText(accountId, 'ndjson', { origin: 'complaint' });
 
-    expect(lines(csv.text).slice(1).map((line) => line.split(',')[0])).toEqual(complaints.map((entry) => entry.id));
-    expect(lines(csv.text).slice(1).every((line) => line.split(',')[2] === 'complaint')).toBe(true);
+    expect(
+      lines(csv.text)
+        .slice(1)
+        .map((line) => line.split(',')[0]),
+    ).toEqual(complaints.map((entry) => entry.id));
+    expect(
+      lines(csv.text)
+        .slice(1)
+        .every((line) => line.split(',')[2] === 'complaint'),
+    ).toBe(true);
     expect(lines(ndjson.text).map((line) => JSON.parse(line).id)).toEqual(complaints.map((entry) => entry.id));
     expect(csv.result).toEqual({ exported: 2, complete: true });
   });
@@ -121,12 +131,15 @@ describe('export as CSV', () => {
   it('when the account has no entries, then the CSV is the header alone and the NDJSON is empty', async () => {
     const accountId = await newAccountId();
 
-    expect(await exportText(accountId, 'csv')).toEqual({ text: `${HEADER}\n`, result: { exported: 0, complete: true } });
+    expect(await exportText(accountId, 'csv')).toEqual({
+      text: `${HEADER}\n`,
+      result: { exported: 0, complete: true },
+    });
     expect(await exportText(accountId, 'ndjson')).toEqual({ text: '', result: { exported: 0, complete: true } });
     expect((await exportText(accountId, 'csv', { origin: 'bounce' })).text).toBe(`${HEADER}\n`);
   });
 
-  it("when another account has entries, even for the same addresses, then they are never included", async () => {
+  it('when another account has entries, even for the same addresses, then they are never included', async () => {
     const [mine, theirs] = [await newAccountId(), await newAccountId()];
     const own = await seedOneByOne(mine, ['manual', 'bounce']);
     await addSuppressions(
@@ -177,7 +190,11 @@ describe('large lists, slow readers and early stops', () => {
 
     expect(csv.result).toEqual({ exported: LARGE, complete: true });
     expect(lines(csv.text)).toHaveLength(LARGE + 1);
-    expect(lines(csv.text).slice(1).map((line) => line.split(',')[0])).toEqual(newestFirst);
+    expect(
+      lines(csv.text)
+        .slice(1)
+        .map((line) => line.split(',')[0]),
+    ).toEqual(newestFirst);
     expect(lines(ndjson.text)).toHaveLength(LARGE);
     expect(lines(ndjson.text).map((line) => JSON.parse(line).id)).toEqual(newestFirst);
     expect(await leftOpen()).toEqual({ checkedOut: 0, idleInTransaction: 0 });
@@ -285,7 +302,8 @@ describe('a reader slower than the statement timeout, and a lost connection', ()
       await sleep(100);
 
       const reading = (async () => {
-        for (let step = await entries.next(); !step.done; step = await entries.next()) expect(step.value.accountId).toBe(accountId);
+        for (let step = await entries.next(); !step.done; step = await entries.next())
+          expect(step.value.accountId).toBe(accountId);
       })();
 
       await expect(reading).rejects.toBeInstanceOf(ServiceUnavailableError);

@@ -60,7 +60,8 @@ async function run(account: Account, text: string, options: RunOptions = {}) {
   return { ...report, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-const invalidLineNumbers = (stderr: string): number[] => [...stderr.matchAll(/^line (\d+): /gm)].map((match) => Number(match[1]));
+const invalidLineNumbers = (stderr: string): number[] =>
+  [...stderr.matchAll(/^line (\d+): /gm)].map((match) => Number(match[1]));
 
 async function listedEmails(account: Account): Promise<string[]> {
   const { rows } = await setup.database.db.query<{ email: string }>({
@@ -82,7 +83,9 @@ describe('cli import', () => {
   it('when a list has new, already present, repeated and invalid addresses, then each is counted and the invalid lines are named', async () => {
     const account = await newAccount();
     const [fresh1, fresh2, present] = uniqueEmails(3);
-    await addSuppressions(setup.database.db, account.id, [{ id: newId(), email: present!, origin: 'bounce', sourceId: null }]);
+    await addSuppressions(setup.database.db, account.id, [
+      { id: newId(), email: present!, origin: 'bounce', sourceId: null },
+    ]);
     const list = [
       fresh1, //                          1 new
       ` ${fresh2!.toUpperCase()} `, //    2 new, once normalised
@@ -96,7 +99,16 @@ describe('cli import', () => {
     const result = await run(account, list);
 
     expect(result.summary).toEqual({ lines: 7, invalid: 2, queued: 3, duplicates: 1, jobs: 1 });
-    expect(result.totals).toEqual({ jobs: 1, added: 2, already_present: 1, duplicates: 0, removed: 0, not_found: 0, invalid: 0, failed: [] });
+    expect(result.totals).toEqual({
+      jobs: 1,
+      added: 2,
+      already_present: 1,
+      duplicates: 0,
+      removed: 0,
+      not_found: 0,
+      invalid: 0,
+      failed: [],
+    });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('line 4: "not-an-address" is not a valid email address\n');
     expect(result.stderr).toContain('line 7: "user@" is not a valid email address\n');
@@ -130,7 +142,10 @@ describe('cli import', () => {
     const account = await newAccount();
     const [email] = uniqueEmails(1);
 
-    const result = await run(account, ['bad-1', email, 'bad-2', 'bad-3', 'bad-4'].join('\n'), { format: 'txt', maxInvalidShown: 2 });
+    const result = await run(account, ['bad-1', email, 'bad-2', 'bad-3', 'bad-4'].join('\n'), {
+      format: 'txt',
+      maxInvalidShown: 2,
+    });
 
     expect(result.stderr).toBe(
       [
@@ -190,7 +205,12 @@ describe('cli import', () => {
       (email: string) => `${email},550,"5.1.1 The email account does not exist, sorry",Wed 01 May 2024`,
       'column 1 ("address")',
     ],
-    ['Mailchimp', 'First Name,Last Name,Email Address', (email: string) => `Jane,Doe,${email}`, 'column 3 ("Email Address")'],
+    [
+      'Mailchimp',
+      'First Name,Last Name,Email Address',
+      (email: string) => `Jane,Doe,${email}`,
+      'column 3 ("Email Address")',
+    ],
   ])('when the CSV is a %s export, then its address column is read', async (_, header, row, column) => {
     const account = await newAccount();
     const emails = uniqueEmails(2);
@@ -286,7 +306,9 @@ describe('cli import', () => {
 
     const result = await run(ghost, uniqueEmails(1)[0]!);
 
-    expect(result.totals?.failed).toEqual([{ id: expect.any(String), reason: `invalid batch: account ${ghost.id} does not exist` }]);
+    expect(result.totals?.failed).toEqual([
+      { id: expect.any(String), reason: `invalid batch: account ${ghost.id} does not exist` },
+    ]);
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/^failed jobs: +1\n {2}job \S+: invalid batch: account \S+ does not exist\n$/m);
   });
@@ -296,7 +318,9 @@ describe('cli import', () => {
 
     expect(await findListAccount(setup.database.db, account.name)).toEqual(account);
     expect(await findListAccount(setup.database.db, account.id.toUpperCase())).toEqual(account);
-    await expect(findListAccount(setup.database.db, 'no-such-account')).rejects.toThrow(/^No account named or with id "no-such-account"\.$/);
+    await expect(findListAccount(setup.database.db, 'no-such-account')).rejects.toThrow(
+      /^No account named or with id "no-such-account"\.$/,
+    );
   });
 });
 
@@ -354,7 +378,11 @@ describe('cli remove', () => {
 
 /** The real CLI against this file's database and queue prefix. */
 function runListCli(args: string[], stdin: string): Promise<CliRun> {
-  return runCli(args, { DATABASE_URL: setup.database.url, REDIS_URL: setup.batches.redisUrl, QUEUE_PREFIX: setup.batches.prefix }, stdin);
+  return runCli(
+    args,
+    { DATABASE_URL: setup.database.url, REDIS_URL: setup.batches.redisUrl, QUEUE_PREFIX: setup.batches.prefix },
+    stdin,
+  );
 }
 
 describe('the CLI process', () => {

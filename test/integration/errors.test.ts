@@ -13,7 +13,9 @@ import {
   startTestApp,
   uniqueEmails,
   type ApiClient,
-  type ApiResponse, useTestApp } from '../support/test-app.js';
+  type ApiResponse,
+  useTestApp,
+} from '../support/test-app.js';
 
 const app = useTestApp();
 
@@ -56,7 +58,9 @@ describe('401 missing_api_key', () => {
   });
 
   it('when a write comes without a key, then it answers 401 before the body is even looked at', async () => {
-    const response = await apiClient(app.server.url, null).post('/suppressions/batch/add', { emails: ['not-an-address'] });
+    const response = await apiClient(app.server.url, null).post('/suppressions/batch/add', {
+      emails: ['not-an-address'],
+    });
     expectError(response, 401, 'missing_api_key');
   });
 });
@@ -67,11 +71,18 @@ describe('401 restricted_api_key', () => {
     { method: 'GET', path: '/suppressions/0190a6e8-5f3c-7a3b-8c1d-2e4f6a8b0c1d' },
     { method: 'DELETE', path: '/suppressions/someone@example.com' },
     { method: 'POST', path: '/suppressions/batch/remove' },
-  ])('when a sending_access key calls $method $path, then it answers 401 restricted_api_key', async ({ method, path }) => {
-    const key = await createAccountKey(app.database.db, 'sending_access');
-    const response = await apiClient(app.server.url, key.token).request(method, path, method === 'POST' ? { body: { ids: [newId()] } } : {});
-    expectError(response, 401, 'restricted_api_key');
-  });
+  ])(
+    'when a sending_access key calls $method $path, then it answers 401 restricted_api_key',
+    async ({ method, path }) => {
+      const key = await createAccountKey(app.database.db, 'sending_access');
+      const response = await apiClient(app.server.url, key.token).request(
+        method,
+        path,
+        method === 'POST' ? { body: { ids: [newId()] } } : {},
+      );
+      expectError(response, 401, 'restricted_api_key');
+    },
+  );
 
   it('when a sending_access key tries to add an address, then it answers 401 and nothing is written', async () => {
     const accountName = `account-${randomUUID()}`;
@@ -157,7 +168,11 @@ describe('422 validation_error on the list query', () => {
     { what: 'limit is abc', query: 'limit=abc', field: '`limit`' },
     { what: 'limit is empty', query: 'limit=', field: '`limit`' },
     { what: 'limit is repeated', query: 'limit=1&limit=2', field: '`limit`' },
-    { what: 'after and before are both given', query: `after=${newId()}&before=${newId()}`, field: '`after` and `before`' },
+    {
+      what: 'after and before are both given',
+      query: `after=${newId()}&before=${newId()}`,
+      field: '`after` and `before`',
+    },
     { what: 'after is not a UUID', query: 'after=not-a-uuid', field: '`after`' },
     { what: 'after is empty', query: 'after=', field: '`after`' },
     { what: 'before is not a UUID', query: 'before=12345', field: '`before`' },
@@ -177,18 +192,73 @@ describe('422 validation_error on batch bodies', () => {
   it.each([
     { what: 'batch add has an empty array', path: '/suppressions/batch/add', body: { emails: [] }, field: '`emails`' },
     { what: 'batch add has 101 items', path: '/suppressions/batch/add', body: { emails: many }, field: '`emails`' },
-    { what: 'batch add emails is not an array', path: '/suppressions/batch/add', body: { emails: 'a@example.com' }, field: '`emails`' },
+    {
+      what: 'batch add emails is not an array',
+      path: '/suppressions/batch/add',
+      body: { emails: 'a@example.com' },
+      field: '`emails`',
+    },
     { what: 'batch add has no emails', path: '/suppressions/batch/add', body: {}, field: '`emails`' },
-    { what: 'batch add has a non-string item', path: '/suppressions/batch/add', body: { emails: ['a@example.com', 42] }, field: '`emails[1]`' },
-    { what: 'batch remove has both emails and ids', path: '/suppressions/batch/remove', body: { emails: ['a@example.com'], ids: [newId()] }, field: '`ids`' },
-    { what: 'batch remove has neither emails nor ids', path: '/suppressions/batch/remove', body: {}, field: '`emails` or `ids`' },
-    { what: 'batch remove has an empty emails array', path: '/suppressions/batch/remove', body: { emails: [] }, field: '`emails`' },
-    { what: 'batch remove has an empty ids array', path: '/suppressions/batch/remove', body: { ids: [] }, field: '`ids`' },
-    { what: 'batch remove has 101 emails', path: '/suppressions/batch/remove', body: { emails: many }, field: '`emails`' },
-    { what: 'batch remove has 101 ids', path: '/suppressions/batch/remove', body: { ids: Array.from({ length: 101 }, () => newId()) }, field: '`ids`' },
-    { what: 'batch remove emails is not an array', path: '/suppressions/batch/remove', body: { emails: 'a@example.com' }, field: '`emails`' },
-    { what: 'batch remove has a non-string email', path: '/suppressions/batch/remove', body: { emails: [null] }, field: '`emails[0]`' },
-    { what: 'batch remove has a non-UUID id', path: '/suppressions/batch/remove', body: { ids: [newId(), 'not-a-uuid'] }, field: '`ids[1]`' },
+    {
+      what: 'batch add has a non-string item',
+      path: '/suppressions/batch/add',
+      body: { emails: ['a@example.com', 42] },
+      field: '`emails[1]`',
+    },
+    {
+      what: 'batch remove has both emails and ids',
+      path: '/suppressions/batch/remove',
+      body: { emails: ['a@example.com'], ids: [newId()] },
+      field: '`ids`',
+    },
+    {
+      what: 'batch remove has neither emails nor ids',
+      path: '/suppressions/batch/remove',
+      body: {},
+      field: '`emails` or `ids`',
+    },
+    {
+      what: 'batch remove has an empty emails array',
+      path: '/suppressions/batch/remove',
+      body: { emails: [] },
+      field: '`emails`',
+    },
+    {
+      what: 'batch remove has an empty ids array',
+      path: '/suppressions/batch/remove',
+      body: { ids: [] },
+      field: '`ids`',
+    },
+    {
+      what: 'batch remove has 101 emails',
+      path: '/suppressions/batch/remove',
+      body: { emails: many },
+      field: '`emails`',
+    },
+    {
+      what: 'batch remove has 101 ids',
+      path: '/suppressions/batch/remove',
+      body: { ids: Array.from({ length: 101 }, () => newId()) },
+      field: '`ids`',
+    },
+    {
+      what: 'batch remove emails is not an array',
+      path: '/suppressions/batch/remove',
+      body: { emails: 'a@example.com' },
+      field: '`emails`',
+    },
+    {
+      what: 'batch remove has a non-string email',
+      path: '/suppressions/batch/remove',
+      body: { emails: [null] },
+      field: '`emails[0]`',
+    },
+    {
+      what: 'batch remove has a non-UUID id',
+      path: '/suppressions/batch/remove',
+      body: { ids: [newId(), 'not-a-uuid'] },
+      field: '`ids[1]`',
+    },
   ])('when $what, then it answers 422 and the message names the field', async ({ path, body, field }) => {
     const api = await newApi();
     const response = await api.post(path, body);
@@ -401,7 +471,12 @@ describe('503 service_unavailable when the database is unreachable', () => {
   it.each([
     { route: 'GET /suppressions', method: 'GET', path: '/suppressions', body: undefined },
     { route: 'GET /suppressions/{id}', method: 'GET', path: `/suppressions/${newId()}`, body: undefined },
-    { route: 'POST /suppressions/batch/add', method: 'POST', path: '/suppressions/batch/add', body: { emails: ['a@example.com'] } },
+    {
+      route: 'POST /suppressions/batch/add',
+      method: 'POST',
+      path: '/suppressions/batch/add',
+      body: { emails: ['a@example.com'] },
+    },
   ])('when $route is called, then it answers 503 quickly instead of hanging', async ({ method, path, body }) => {
     // Any token will do: looking the key up already needs the app.database.
     const api = apiClient(down.url, `sl_${randomUUID()}`);
@@ -442,14 +517,32 @@ describe('500 internal_server_error', () => {
   it.each([
     { route: 'GET /suppressions', method: 'GET', path: '/suppressions', body: undefined },
     { route: 'GET /suppressions/{id}', method: 'GET', path: `/suppressions/${newId()}`, body: undefined },
-    { route: 'POST /suppressions/batch/add', method: 'POST', path: '/suppressions/batch/add', body: { emails: ['a@example.com'] } },
-  ])('when SQL fails on $route, then it answers 500 with the generic message and no internals', async ({ method, path, body }) => {
-    const response = await api.request(method, path, body === undefined ? {} : { body });
-    expectError(response, 500, 'internal_server_error');
-    expect(response.body.message).toBe(new InternalServerError().message);
-    const text = JSON.stringify(response.body);
-    for (const leak of ['suppressions', 'relation', 'SELECT', 'INSERT', 'does not exist', '42P01', 'at ', '.ts', 'Error:']) {
-      expect(text).not.toContain(leak);
-    }
-  });
+    {
+      route: 'POST /suppressions/batch/add',
+      method: 'POST',
+      path: '/suppressions/batch/add',
+      body: { emails: ['a@example.com'] },
+    },
+  ])(
+    'when SQL fails on $route, then it answers 500 with the generic message and no internals',
+    async ({ method, path, body }) => {
+      const response = await api.request(method, path, body === undefined ? {} : { body });
+      expectError(response, 500, 'internal_server_error');
+      expect(response.body.message).toBe(new InternalServerError().message);
+      const text = JSON.stringify(response.body);
+      for (const leak of [
+        'suppressions',
+        'relation',
+        'SELECT',
+        'INSERT',
+        'does not exist',
+        '42P01',
+        'at ',
+        '.ts',
+        'Error:',
+      ]) {
+        expect(text).not.toContain(leak);
+      }
+    },
+  );
 });

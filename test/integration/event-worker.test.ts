@@ -52,7 +52,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-
 async function newAccountId(): Promise<string> {
   return (await createAccountKey(database.db)).accountId;
 }
@@ -80,20 +79,26 @@ describe('the rules', () => {
     const event = bounceEvent(accountId, email!);
     const { job } = await publishAndSettle(event);
     expect(job.returnvalue.outcome).toBe('suppressed');
-    expect(await findSuppressionByEmail(database.db, accountId, email!)).toMatchObject({ origin: 'bounce', sourceId: event.source_id });
+    expect(await findSuppressionByEmail(database.db, accountId, email!)).toMatchObject({
+      origin: 'bounce',
+      sourceId: event.source_id,
+    });
     const [recorded] = await eventsForEmail(database.db, accountId, email!);
     expect(recorded).toMatchObject({ eventId: event.event_id, type: 'bounce', outcome: 'suppressed' });
   });
 
-  it.each(['transient', 'undetermined'] as const)('when a %s bounce arrives, then it is recorded and nothing is suppressed', async (type) => {
-    const accountId = await newAccountId();
-    const [email] = uniqueEmails(1);
-    const { job, state } = await publishAndSettle(bounceEvent(accountId, email!, type));
-    expect(state).toBe('completed');
-    expect(job.returnvalue).toEqual({ outcome: 'not_suppressed', suppression_id: null });
-    expect(await findSuppressionByEmail(database.db, accountId, email!)).toBeNull();
-    expect(await eventsForEmail(database.db, accountId, email!)).toMatchObject([{ outcome: 'not_suppressed' }]);
-  });
+  it.each(['transient', 'undetermined'] as const)(
+    'when a %s bounce arrives, then it is recorded and nothing is suppressed',
+    async (type) => {
+      const accountId = await newAccountId();
+      const [email] = uniqueEmails(1);
+      const { job, state } = await publishAndSettle(bounceEvent(accountId, email!, type));
+      expect(state).toBe('completed');
+      expect(job.returnvalue).toEqual({ outcome: 'not_suppressed', suppression_id: null });
+      expect(await findSuppressionByEmail(database.db, accountId, email!)).toBeNull();
+      expect(await eventsForEmail(database.db, accountId, email!)).toMatchObject([{ outcome: 'not_suppressed' }]);
+    },
+  );
 
   it("when the event's address has capitals and spaces, then the suppression is stored normalised", async () => {
     const accountId = await newAccountId();
@@ -105,11 +110,19 @@ describe('the rules', () => {
   it('when an address is already on the list, then it keeps its first origin and the event is still recorded', async () => {
     const accountId = await newAccountId();
     const [email] = uniqueEmails(1);
-    const [manual] = await addSuppressions(database.db, accountId, [{ id: newId(), email: email!, origin: 'manual', sourceId: null }]);
+    const [manual] = await addSuppressions(database.db, accountId, [
+      { id: newId(), email: email!, origin: 'manual', sourceId: null },
+    ]);
     const { job } = await publishAndSettle(complaintEvent(accountId, email!));
     expect(job.returnvalue).toEqual({ outcome: 'already_suppressed', suppression_id: manual!.id });
-    expect(await findSuppressionByEmail(database.db, accountId, email!)).toMatchObject({ id: manual!.id, origin: 'manual', sourceId: null });
-    expect(await eventsForEmail(database.db, accountId, email!)).toMatchObject([{ type: 'complaint', outcome: 'already_suppressed' }]);
+    expect(await findSuppressionByEmail(database.db, accountId, email!)).toMatchObject({
+      id: manual!.id,
+      origin: 'manual',
+      sourceId: null,
+    });
+    expect(await eventsForEmail(database.db, accountId, email!)).toMatchObject([
+      { type: 'complaint', outcome: 'already_suppressed' },
+    ]);
   });
 
   it('when a bounce and then a complaint arrive for one address, then the first origin wins', async () => {
@@ -119,7 +132,10 @@ describe('the rules', () => {
     await publishAndSettle(first);
     const { job } = await publishAndSettle(complaintEvent(accountId, email!));
     expect(job.returnvalue.outcome).toBe('already_suppressed');
-    expect(await findSuppressionByEmail(database.db, accountId, email!)).toMatchObject({ origin: 'bounce', sourceId: first.source_id });
+    expect(await findSuppressionByEmail(database.db, accountId, email!)).toMatchObject({
+      origin: 'bounce',
+      sourceId: first.source_id,
+    });
   });
 });
 
@@ -218,7 +234,9 @@ describe('poison jobs', () => {
     const accountId = await newAccountId();
     const valid = complaintEvent(accountId, uniqueEmails(1)[0]!);
     const before = await queue.queue.getJobCountByTypes('waiting', 'active', 'completed', 'failed', 'delayed');
-    await expect(producer.publishMany([valid, { ...valid, event_id: '' }])).rejects.toThrow(/event 1: invalid event: event_id/);
+    await expect(producer.publishMany([valid, { ...valid, event_id: '' }])).rejects.toThrow(
+      /event 1: invalid event: event_id/,
+    );
     await expect(producer.publish({ ...valid, type: 'bounce' })).rejects.toThrow(/bounce is required/);
     expect(await queue.queue.getJobCountByTypes('waiting', 'active', 'completed', 'failed', 'delayed')).toBe(before);
   });
@@ -267,7 +285,9 @@ describe('resilience', () => {
     const firstHalf = await producer.publishMany(events.slice(0, 150));
     await eventually(async () => (await countRows('suppressions', accountId)) > 0, 10_000, 'first rows');
     await onServer(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-    await onServer(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
+    await onServer(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+    );
     const secondHalf = await producer.publishMany(events.slice(150));
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await onServer(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
@@ -291,7 +311,9 @@ describe('resilience', () => {
     worker = undefined;
 
     expect(await queue.queue.getActiveCount()).toBe(0);
-    const completed = (await Promise.all(ids.map((id) => queue.queue.getJob(id)))).filter((job) => job?.finishedOn !== undefined);
+    const completed = (await Promise.all(ids.map((id) => queue.queue.getJob(id)))).filter(
+      (job) => job?.finishedOn !== undefined,
+    );
     // Every job that completed has its rows committed; nothing is half done.
     expect(await countRows('suppression_events', accountId)).toBe(completed.length);
     expect(completed.length).toBeLessThan(2000);
@@ -306,12 +328,18 @@ describe('resilience', () => {
 
 describe('the producer without Redis', () => {
   it('when Redis does not answer, then publish fails within its timeout instead of hanging', async () => {
-    const offline = createEventProducer({ connection: 'redis://127.0.0.1:1', prefix: queue.prefix, connectTimeoutMs: 300 });
+    const offline = createEventProducer({
+      connection: 'redis://127.0.0.1:1',
+      prefix: queue.prefix,
+      connectTimeoutMs: 300,
+    });
     try {
       const accountId = await newAccountId();
       const startedAt = Date.now();
       // Whichever comes first, ioredis giving up its retries or the deadline, the call fails fast.
-      await expect(offline.publish(complaintEvent(accountId, uniqueEmails(1)[0]!))).rejects.toThrow(/^Redis did not answer: /);
+      await expect(offline.publish(complaintEvent(accountId, uniqueEmails(1)[0]!))).rejects.toThrow(
+        /^Redis did not answer: /,
+      );
       expect(Date.now() - startedAt).toBeLessThan(5000);
     } finally {
       await offline.close().catch(() => undefined);

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
 import { createRedis } from '../../src/redis.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { apiClient, createAccountKey, startTestApp, uniqueEmails, type ApiClient, type ApiResponse } from '../support/test-app.js';
+import {
+  apiClient,
+  createAccountKey,
+  startTestApp,
+  uniqueEmails,
+  type ApiClient,
+  type ApiResponse,
+} from '../support/test-app.js';
 
 const keyPrefix = `test-${randomBytes(5).toString('hex')}:`;
 
@@ -20,7 +27,11 @@ beforeAll(async () => {
   deadRedis = createRedis('redis://127.0.0.1:1', 'request');
   deadRedis.on('error', () => {});
   server = await startTestApp(database.db, { redis, rateLimitPerSecond: 10_000, redisKeyPrefix: keyPrefix });
-  unreachable = await startTestApp(database.db, { redis: deadRedis, rateLimitPerSecond: 10_000, redisKeyPrefix: keyPrefix });
+  unreachable = await startTestApp(database.db, {
+    redis: deadRedis,
+    rateLimitPerSecond: 10_000,
+    redisKeyPrefix: keyPrefix,
+  });
 });
 
 afterAll(async () => {
@@ -58,19 +69,22 @@ describe('replay', () => {
     { path: '/suppressions', body: () => ({ email: uniqueEmails(1)[0] }), status: 201 },
     { path: '/suppressions/batch/add', body: () => ({ emails: uniqueEmails(3) }), status: 201 },
     { path: '/suppressions/batch/remove', body: () => ({ emails: uniqueEmails(2) }), status: 200 },
-  ])('when POST $path is repeated with the same key and body, then the first response is replayed', async ({ path, body, status }) => {
-    const { api } = await newAccount();
-    const key = randomUUID();
-    const payload = body();
-    const first = await api.post(path, payload, withKey(key));
-    expect(first.status).toBe(status);
-    expect(first.headers.get('idempotent-replayed')).toBeNull();
-    const second = await api.post(path, payload, withKey(key));
-    expect(second.status).toBe(status);
-    expect(second.body).toStrictEqual(first.body);
-    expect(second.headers.get('idempotent-replayed')).toBe('true');
-    expect(second.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
-  });
+  ])(
+    'when POST $path is repeated with the same key and body, then the first response is replayed',
+    async ({ path, body, status }) => {
+      const { api } = await newAccount();
+      const key = randomUUID();
+      const payload = body();
+      const first = await api.post(path, payload, withKey(key));
+      expect(first.status).toBe(status);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      const second = await api.post(path, payload, withKey(key));
+      expect(second.status).toBe(status);
+      expect(second.body).toStrictEqual(first.body);
+      expect(second.headers.get('idempotent-replayed')).toBe('true');
+      expect(second.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
+    },
+  );
 
   it('when a replayed add is repeated, then the work is not done again (the list holds one entry)', async () => {
     const { api } = await newAccount();
@@ -87,8 +101,14 @@ describe('replay', () => {
     const { api } = await newAccount();
     const key = randomUUID();
     const emails = uniqueEmails(2);
-    const first = await api.request('POST', '/suppressions/batch/remove', { rawBody: JSON.stringify({ emails, ids: undefined }), ...withKey(key) });
-    const second = await api.request('POST', '/suppressions/batch/remove', { rawBody: `{ "emails" : ${JSON.stringify(emails)} }`, ...withKey(key) });
+    const first = await api.request('POST', '/suppressions/batch/remove', {
+      rawBody: JSON.stringify({ emails, ids: undefined }),
+      ...withKey(key),
+    });
+    const second = await api.request('POST', '/suppressions/batch/remove', {
+      rawBody: `{ "emails" : ${JSON.stringify(emails)} }`,
+      ...withKey(key),
+    });
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
@@ -129,7 +149,11 @@ describe('409 invalid_idempotent_request', () => {
     const { api } = await newAccount();
     const key = randomUUID();
     expect((await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key))).status).toBe(201);
-    expectError(await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key)), 409, 'invalid_idempotent_request');
+    expectError(
+      await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key)),
+      409,
+      'invalid_idempotent_request',
+    );
   });
 
   it('when the same key comes on another endpoint, then it answers 409 invalid_idempotent_request', async () => {
@@ -137,7 +161,11 @@ describe('409 invalid_idempotent_request', () => {
     const key = randomUUID();
     const emails = uniqueEmails(1);
     expect((await api.post('/suppressions/batch/add', { emails }, withKey(key))).status).toBe(201);
-    expectError(await api.post('/suppressions/batch/remove', { emails }, withKey(key)), 409, 'invalid_idempotent_request');
+    expectError(
+      await api.post('/suppressions/batch/remove', { emails }, withKey(key)),
+      409,
+      'invalid_idempotent_request',
+    );
   });
 });
 
@@ -146,7 +174,9 @@ describe('409 concurrent_idempotent_requests', () => {
     const { api } = await newAccount();
     const key = randomUUID();
     const payload = { emails: uniqueEmails(100) };
-    const responses = await Promise.all(Array.from({ length: 4 }, () => api.post('/suppressions/batch/add', payload, withKey(key))));
+    const responses = await Promise.all(
+      Array.from({ length: 4 }, () => api.post('/suppressions/batch/add', payload, withKey(key))),
+    );
     const original = responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null);
     const replays = responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === 'true');
     const refused = responses.filter((r) => r.status === 409);
@@ -168,7 +198,11 @@ describe('409 concurrent_idempotent_requests', () => {
     await redis.set(redisKey, JSON.stringify({ state: 'running', fingerprint: stored.fingerprint }), 'EX', 60);
     expectError(await api.post('/suppressions', payload, withKey(key)), 409, 'concurrent_idempotent_requests');
     // Another body is still told apart from a concurrent retry.
-    expectError(await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key)), 409, 'invalid_idempotent_request');
+    expectError(
+      await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key)),
+      409,
+      'invalid_idempotent_request',
+    );
     // Once the marker is gone (its TTL ran out), the request runs afresh.
     await redis.del(redisKey);
     const again = await api.post('/suppressions', payload, withKey(key));
@@ -183,7 +217,11 @@ describe('400 invalid_idempotency_key', () => {
     { label: '257 characters', key: 'k'.repeat(257) },
   ])('when the key is $label, then it answers 400 invalid_idempotency_key', async ({ key }) => {
     const { api } = await newAccount();
-    expectError(await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key)), 400, 'invalid_idempotency_key');
+    expectError(
+      await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key)),
+      400,
+      'invalid_idempotency_key',
+    );
   });
 
   it('when the key is 256 characters, then it is accepted', async () => {
@@ -214,7 +252,11 @@ describe('scoping', () => {
 describe('Redis unreachable', () => {
   it('when a key is sent and Redis cannot be reached, then it answers 503 service_unavailable', async () => {
     const { api } = await newAccount(unreachable.url);
-    expectError(await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(randomUUID())), 503, 'service_unavailable');
+    expectError(
+      await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(randomUUID())),
+      503,
+      'service_unavailable',
+    );
   });
 
   it('when no key is sent, then the request is served without Redis', async () => {

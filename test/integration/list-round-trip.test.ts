@@ -26,7 +26,13 @@ async function exportText(account: Account, format: ExportFormat, origin?: Origi
 async function importText(account: Account, text: string, format: ExportFormat, origin: Origin): Promise<void> {
   const report = await runList(
     { operation: 'add', account, origin, input: Readable.from([text]), format, wait: true },
-    { redisUrl: setup.batches.redisUrl, prefix: setup.batches.prefix, stdout: textCollector().stream, stderr: textCollector().stream, tty: false },
+    {
+      redisUrl: setup.batches.redisUrl,
+      prefix: setup.batches.prefix,
+      stdout: textCollector().stream,
+      stderr: textCollector().stream,
+      tty: false,
+    },
   );
   expect(report.exitCode).toBe(0);
   expect(report.totals?.failed).toEqual([]);
@@ -35,27 +41,31 @@ async function importText(account: Account, text: string, format: ExportFormat, 
 /** The content of a list, without what is the list's own (ids and times). */
 async function contentOf(account: Account): Promise<string[]> {
   const rows: string[] = [];
-  for await (const entry of streamSuppressions(setup.database.db, { accountId: account.id })) rows.push(`${entry.origin} ${entry.email}`);
+  for await (const entry of streamSuppressions(setup.database.db, { accountId: account.id }))
+    rows.push(`${entry.origin} ${entry.email}`);
   return rows.sort();
 }
 
 describe('export, then import into another account', () => {
-  it.each(['csv', 'ndjson'] as const)('when a mixed list goes out as %s and back in origin by origin, then the content is identical', async (format) => {
-    const source = await ensureAccount(setup.database.db, `source-${randomUUID()}`);
-    const target = await ensureAccount(setup.database.db, `target-${randomUUID()}`);
-    const emails = uniqueEmails(2400);
-    await addSuppressions(
-      setup.database.db,
-      source.id,
-      emails.map((email, index) => {
-        const origin = ORIGINS[index % 3] as Origin;
-        return { id: newId(), email, origin, sourceId: origin === 'manual' ? null : randomUUID() };
-      }),
-    );
-    for (const origin of ORIGINS) await importText(target, await exportText(source, format, origin), format, origin);
+  it.each(['csv', 'ndjson'] as const)(
+    'when a mixed list goes out as %s and back in origin by origin, then the content is identical',
+    async (format) => {
+      const source = await ensureAccount(setup.database.db, `source-${randomUUID()}`);
+      const target = await ensureAccount(setup.database.db, `target-${randomUUID()}`);
+      const emails = uniqueEmails(2400);
+      await addSuppressions(
+        setup.database.db,
+        source.id,
+        emails.map((email, index) => {
+          const origin = ORIGINS[index % 3] as Origin;
+          return { id: newId(), email, origin, sourceId: origin === 'manual' ? null : randomUUID() };
+        }),
+      );
+      for (const origin of ORIGINS) await importText(target, await exportText(source, format, origin), format, origin);
 
-    const expected = await contentOf(source);
-    expect(expected).toHaveLength(2400);
-    expect(await contentOf(target)).toEqual(expected);
-  });
+      const expected = await contentOf(source);
+      expect(expected).toHaveLength(2400);
+      expect(await contentOf(target)).toEqual(expected);
+    },
+  );
 });

@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
 let database: TestDatabase;
 let app: Express;
 let server: RunningServer;
- 
+
 let document: any;
 
 beforeAll(async () => {
@@ -66,17 +66,19 @@ function servedRoutes(app: Express): string[] {
 function documentedRoutes(): string[] {
   const found: string[] = [];
   for (const [path, item] of Object.entries<Record<string, unknown>>(document.paths)) {
-    for (const method of Object.keys(item)) if (HTTP_METHODS.includes(method)) found.push(`${method.toUpperCase()} ${path}`);
+    for (const method of Object.keys(item))
+      if (HTTP_METHODS.includes(method)) found.push(`${method.toUpperCase()} ${path}`);
   }
   return found.sort();
 }
 
 /** The `example` and every `examples[*].value` of a media type or parameter. */
- 
+
 function examplesOf(holder: any): Array<{ name: string; value: unknown }> {
   const found: Array<{ name: string; value: unknown }> = [];
   if (holder?.example !== undefined) found.push({ name: 'example', value: holder.example });
-  for (const [name, example] of Object.entries<{ value?: unknown }>(holder?.examples ?? {})) found.push({ name, value: example.value });
+  for (const [name, example] of Object.entries<{ value?: unknown }>(holder?.examples ?? {}))
+    found.push({ name, value: example.value });
   return found;
 }
 
@@ -107,15 +109,21 @@ describe('GET /openapi.json', () => {
 
   it('documents every route the app serves, with its method, and nothing it does not serve', () => {
     const served = servedRoutes(app);
-    expect(served).toEqual(expect.arrayContaining(['GET /suppressions', 'DELETE /suppressions/{suppression}', 'GET /health']));
+    expect(served).toEqual(
+      expect.arrayContaining(['GET /suppressions', 'DELETE /suppressions/{suppression}', 'GET /health']),
+    );
     expect(documentedRoutes()).toEqual(served);
   });
 
   it('documents the error answers of each authenticated route and the bearer scheme', () => {
-    for (const [path, item] of Object.entries<Record<string, { responses: Record<string, unknown>; security?: unknown[] }>>(document.paths)) {
+    for (const [path, item] of Object.entries<
+      Record<string, { responses: Record<string, unknown>; security?: unknown[] }>
+    >(document.paths)) {
       if (!path.startsWith('/suppressions')) continue;
       for (const operation of Object.values(item)) {
-        expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['401', '403', '405', '422', '429', '500', '503']));
+        expect(Object.keys(operation.responses)).toEqual(
+          expect.arrayContaining(['401', '403', '405', '422', '429', '500', '503']),
+        );
         expect(operation.security).toEqual([{ bearerAuth: [] }]);
       }
     }
@@ -125,7 +133,7 @@ describe('GET /openapi.json', () => {
 
   it('has request examples that the zod request schemas accept', () => {
     let checked = 0;
-    for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {  
+    for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const config = routeConfig(method, path);
         const content = operation.requestBody?.content?.['application/json'];
@@ -140,7 +148,12 @@ describe('GET /openapi.json', () => {
           }
         }
         for (const parameter of operation.parameters ?? []) {
-          const source = parameter.in === 'query' ? config.request?.query : parameter.in === 'path' ? config.request?.params : undefined;
+          const source =
+            parameter.in === 'query'
+              ? config.request?.query
+              : parameter.in === 'path'
+                ? config.request?.params
+                : undefined;
           if (!source) continue;
           for (const { name, value } of [...examplesOf(parameter), ...examplesOf(parameter.schema)]) {
             const result = (source as ZodType).safeParse({ [parameter.name]: value });
@@ -155,12 +168,14 @@ describe('GET /openapi.json', () => {
 
   it('has response examples that the zod response schemas accept', () => {
     let checked = 0;
-    for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {  
+    for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const config = routeConfig(method, path);
-        for (const [status, response] of Object.entries<any>(operation.responses)) {  
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
           const content = response.content?.['application/json'];
-          const schema = zodSchemaOf((config.responses[status] as { content?: Record<string, unknown> }).content?.['application/json']);
+          const schema = zodSchemaOf(
+            (config.responses[status] as { content?: Record<string, unknown> }).content?.['application/json'],
+          );
           if (!content || !schema) continue;
           const examples = examplesOf(content);
           expect(examples.length, `${method} ${path} ${status} has an example`).toBeGreaterThan(0);

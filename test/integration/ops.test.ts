@@ -89,7 +89,10 @@ describe('GET /ready', () => {
   it('when PostgreSQL does not answer, then it answers 503 naming database', async () => {
     const db = deadDatabase(`postgres://postgres@127.0.0.1:${await closedPort()}/postgres`);
     const app = await startTestApp(db, { redis });
-    cleanups.push(() => db.close(), () => app.close());
+    cleanups.push(
+      () => db.close(),
+      () => app.close(),
+    );
     const response = await apiClient(app.url, null).get('/ready');
     expect(response.status).toBe(503);
     expect(response.body).toStrictEqual({ status: 'unavailable', checks: { database: 'failed', redis: 'ok' } });
@@ -132,9 +135,13 @@ describe('GET /metrics', () => {
     expect((await api.get('/no-such-route')).status).toBe(404);
     const { text } = await scrape(guarded.url, METRICS_TOKEN);
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/suppressions",status="200"\} 1/);
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/suppressions\/:suppression",status="404"\} 1/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/suppressions\/:suppression",status="404"\} 1/,
+    );
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} 1/);
-    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/suppressions",status="200"\}/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/suppressions",status="200"\}/,
+    );
     expect(text).not.toContain(email!.split('@')[0]);
   });
 
@@ -169,7 +176,8 @@ describe('GET /metrics', () => {
 });
 
 describe('queue dashboard at /admin/queues', () => {
-  const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  const basic = (user: string, password: string): string =>
+    `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
   async function open(url: string, authorization?: string, path = '/admin/queues'): Promise<Response> {
     return fetch(`${url}${path}`, { headers: authorization ? { authorization } : {} });
@@ -231,7 +239,9 @@ describe('request ids and logs', () => {
     const key = await createAccountKey(database.db);
     const [email] = uniqueEmails(1);
     const api = apiClient(app.url, key.token);
-    await api.get(`/suppressions/${encodeURIComponent(email!)}`, { headers: { 'x-request-id': 'trace-me-1', cookie: 'session=secret-cookie' } });
+    await api.get(`/suppressions/${encodeURIComponent(email!)}`, {
+      headers: { 'x-request-id': 'trace-me-1', cookie: 'session=secret-cookie' },
+    });
     await api.post('/suppressions', { email });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const logged = lines.join('\n');
@@ -253,7 +263,15 @@ describe('hardening', () => {
       expect(response.headers.get('strict-transport-security'), path).toMatch(/max-age=/);
       expect(response.headers.get('x-frame-options'), path).toBe('DENY');
       expect(response.headers.get('x-powered-by'), path).toBeNull();
-      for (const htmlOnly of ['cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'referrer-policy', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection']) {
+      for (const htmlOnly of [
+        'cross-origin-opener-policy',
+        'cross-origin-resource-policy',
+        'origin-agent-cluster',
+        'referrer-policy',
+        'x-dns-prefetch-control',
+        'x-download-options',
+        'x-xss-protection',
+      ]) {
         expect(response.headers.get(htmlOnly), `${path} ${htmlOnly}`).toBeNull();
       }
     }
@@ -273,14 +291,18 @@ describe('hardening', () => {
   it('when a page is served, then it carries a policy that lets the page run', async () => {
     const docs = await fetch(`${server.url}/docs`);
     expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
-    const dashboard = await fetch(`${guarded.url}/admin/queues`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const dashboard = await fetch(`${guarded.url}/admin/queues`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(dashboard.status).toBe(200);
     expect(dashboard.headers.get('content-security-policy')).toContain("default-src 'self'");
   });
 
   it('when a body is over 1 MB, then it answers 413 payload_too_large', async () => {
     const key = await createAccountKey(database.db);
-    const response = await apiClient(server.url, key.token).post('/suppressions/batch/add', { emails: ['x'.repeat(1024 * 1024 + 10)] });
+    const response = await apiClient(server.url, key.token).post('/suppressions/batch/add', {
+      emails: ['x'.repeat(1024 * 1024 + 10)],
+    });
     expect(response.status).toBe(413);
     expect(response.body.name).toBe('payload_too_large');
   });

@@ -29,7 +29,13 @@ afterAll(async () => {
 });
 
 function limiterOf(limit: number, client: Redis = redis): LeasedRateLimiter {
-  const store = new RateLimiterRedis({ storeClient: client, keyPrefix, points: limit, duration: WINDOW_S, rejectIfRedisNotReady: true });
+  const store = new RateLimiterRedis({
+    storeClient: client,
+    keyPrefix,
+    points: limit,
+    duration: WINDOW_S,
+    rejectIfRedisNotReady: true,
+  });
   return new LeasedRateLimiter(store, limit);
 }
 
@@ -56,7 +62,9 @@ describe('LeasedRateLimiter', () => {
     for (let request = 0; request < 15; request += 1) admissions.push(await limiter.admit(accountId));
     expect(allowed(admissions)).toBe(15);
     expect(await counterOf(accountId)).toBe(20);
-    expect(admissions.map((a) => (a.allowed ? a.remaining : -1))).toEqual(Array.from({ length: 15 }, (_, i) => 999 - i));
+    expect(admissions.map((a) => (a.allowed ? a.remaining : -1))).toEqual(
+      Array.from({ length: 15 }, (_, i) => 999 - i),
+    );
     for (const admission of admissions) {
       expect(admission.resetMs).toBeGreaterThan(0);
       expect(admission.resetMs).toBeLessThanOrEqual(WINDOW_S * 1000);

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
 import { createRedis } from '../../src/redis.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { apiClient, createAccountKey, startTestApp, uniqueEmails, type ApiClient, type ApiResponse } from '../support/test-app.js';
+import {
+  apiClient,
+  createAccountKey,
+  startTestApp,
+  uniqueEmails,
+  type ApiClient,
+  type ApiResponse,
+} from '../support/test-app.js';
 
 const LIMIT = 3;
 const keyPrefix = `test-${randomBytes(5).toString('hex')}:`;
@@ -153,8 +160,14 @@ describe('429 rate_limit_exceeded', () => {
   it('when two keys of one account share the limit, then the account is limited, not the key', async () => {
     const first = await createAccountKey(database.db);
     const { issueApiKey } = await import('../../src/db/api-key-repository.js');
-    const { rows } = await database.db.pool.query<{ name: string }>('SELECT name FROM accounts WHERE id = $1', [first.accountId]);
-    const second = await issueApiKey(database.db, { accountName: rows[0]!.name, permission: 'full_access', name: 'second' });
+    const { rows } = await database.db.pool.query<{ name: string }>('SELECT name FROM accounts WHERE id = $1', [
+      first.accountId,
+    ]);
+    const second = await issueApiKey(database.db, {
+      accountName: rows[0]!.name,
+      permission: 'full_access',
+      name: 'second',
+    });
     expect(second.accountId).toBe(first.accountId);
     const responses = [
       ...(await sequentially(apiClient(server.url, first.token), 2)),

@@ -266,7 +266,11 @@ describe('errors parsed by the SDK', () => {
     const { resend } = await newClient();
     const response = await resend.suppressions.list({ limit: 101 });
     expect(response.data).toBeNull();
-    expect(response.error).toEqual({ statusCode: 422, name: 'validation_error', message: expect.stringContaining('limit') });
+    expect(response.error).toEqual({
+      statusCode: 422,
+      name: 'validation_error',
+      message: expect.stringContaining('limit'),
+    });
   });
 
   it('when an invalid address is added, then the SDK reports validation_error and nothing is written', async () => {
@@ -277,7 +281,11 @@ describe('errors parsed by the SDK', () => {
 
     const batch = await resend.suppressions.batch.add({ emails: [good!, 'still not an address'] });
     expect(batch.data).toBeNull();
-    expect(batch.error).toEqual({ statusCode: 422, name: 'validation_error', message: expect.stringContaining('emails[1]') });
+    expect(batch.error).toEqual({
+      statusCode: 422,
+      name: 'validation_error',
+      message: expect.stringContaining('emails[1]'),
+    });
     expect(dataOf(await resend.suppressions.list()).data).toEqual([]);
   });
 });

@@ -2,7 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Origin } from '../../src/domain/suppression.js';
-import { addInOrder, apiClient, createAccountKey, uniqueEmails, type ApiClient, useTestApp } from '../support/test-app.js';
+import {
+  addInOrder,
+  apiClient,
+  createAccountKey,
+  uniqueEmails,
+  type ApiClient,
+  useTestApp,
+} from '../support/test-app.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -49,7 +56,9 @@ describe('success codes and shapes', () => {
     expect(added.body.data).toHaveLength(3);
     const removed = await api.post('/suppressions/batch/remove', { emails });
     expect(removed.status).toBe(200);
-    expect(removed.body).toEqual({ data: added.body.data.map(({ id }: { id: string }) => ({ object: 'suppression', id, deleted: true })) });
+    expect(removed.body).toEqual({
+      data: added.body.data.map(({ id }: { id: string }) => ({ object: 'suppression', id, deleted: true })),
+    });
   });
 
   it('when an entry is deleted, then it answers 200 with deleted true and is gone', async () => {

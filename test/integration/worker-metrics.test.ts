@@ -23,8 +23,21 @@ beforeAll(async () => {
   batches = await createTestQueue(BATCHES_QUEUE);
   metrics = createMetrics();
   const logger = createLogger('silent');
-  eventWorker = startEventWorker({ db: database.db, logger, connection: events.connection, prefix: events.prefix, concurrency: 5, metrics });
-  batchWorker = startBatchWorker({ db: database.db, logger, connection: batches.connection, prefix: batches.prefix, metrics });
+  eventWorker = startEventWorker({
+    db: database.db,
+    logger,
+    connection: events.connection,
+    prefix: events.prefix,
+    concurrency: 5,
+    metrics,
+  });
+  batchWorker = startBatchWorker({
+    db: database.db,
+    logger,
+    connection: batches.connection,
+    prefix: batches.prefix,
+    metrics,
+  });
 });
 
 afterAll(async () => {
@@ -48,22 +61,37 @@ describe('worker metrics', () => {
     const { job, state } = await settled(events.queue, ok.id!);
     expect(state).toBe('completed');
     const outcome = (job.returnvalue as { outcome: string }).outcome;
-    await eventually(async () => (await counter('suppression_events_processed_total', outcome)) === 1, 5000, 'outcome counted');
+    await eventually(
+      async () => (await counter('suppression_events_processed_total', outcome)) === 1,
+      5000,
+      'outcome counted',
+    );
 
     const bad = await events.queue.add('complaint', { nonsense: true }, { attempts: 1 });
     expect((await settled(events.queue, bad.id!)).state).toBe('failed');
-    await eventually(async () => (await counter('suppression_events_processed_total', 'failed')) >= 1, 5000, 'failure counted');
+    await eventually(
+      async () => (await counter('suppression_events_processed_total', 'failed')) >= 1,
+      5000,
+      'failure counted',
+    );
   });
 
   it('when a batch job completes, then suppression_batch_entries_total counts its entries by outcome', async () => {
     const { accountId } = await createAccountKey(database.db);
     const [first, second] = uniqueEmails(2);
-    const added = await batches.queue.add('add', { account_id: accountId, emails: [first, second, first, 'not-an-address'] });
+    const added = await batches.queue.add('add', {
+      account_id: accountId,
+      emails: [first, second, first, 'not-an-address'],
+    });
     const { job, state } = await settled(batches.queue, added.id!);
     expect(state).toBe('completed');
     const result = job.returnvalue as BatchResult;
     expect(result.added).toBe(2);
-    await eventually(async () => (await counter('suppression_batch_entries_total', 'added')) === 2, 5000, 'entries counted');
+    await eventually(
+      async () => (await counter('suppression_batch_entries_total', 'added')) === 2,
+      5000,
+      'entries counted',
+    );
     for (const outcome of BATCH_OUTCOMES) {
       expect(await counter('suppression_batch_entries_total', outcome)).toBe(result[outcome]);
     }

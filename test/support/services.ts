@@ -72,7 +72,9 @@ export async function resolveServices(env: NodeJS.ProcessEnv = process.env): Pro
   const redisUrl = env['REDIS_URL'] ?? LOCAL_REDIS_URL;
   const [database, redis] = await Promise.all([answers(databaseUrl, 5432), answers(redisUrl, 6379)]);
   if (!database || !redis) {
-    const missing = [!database && `PostgreSQL at ${databaseUrl}`, !redis && `Redis at ${redisUrl}`].filter(Boolean).join(' and ');
+    const missing = [!database && `PostgreSQL at ${databaseUrl}`, !redis && `Redis at ${redisUrl}`]
+      .filter(Boolean)
+      .join(' and ');
     throw new Error(`No answer from ${missing}.\n${HOW_TO}`);
   }
   return { databaseUrl, redisUrl, stop: () => Promise.resolve() };

@@ -66,7 +66,8 @@ export function apiClient(baseUrl: string, token: string | null) {
   return {
     request,
     get: <T = any>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
-    post: <T = any>(path: string, body: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
+    post: <T = any>(path: string, body: unknown, options?: RequestOptions) =>
+      request<T>('POST', path, { ...options, body }),
     delete: <T = any>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
   };
 }

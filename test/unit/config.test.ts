@@ -66,7 +66,14 @@ describe('loadConfig', () => {
   });
 
   it('when variables are set to empty strings, then they are treated as unset', () => {
-    const config = loadConfig({ PORT: '', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: '', HOST: '', WORKER_CONCURRENCY: '' });
+    const config = loadConfig({
+      PORT: '',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: '',
+      HOST: '',
+      WORKER_CONCURRENCY: '',
+    });
     expect(config).toEqual(DEFAULTS);
   });
 
@@ -76,11 +83,14 @@ describe('loadConfig', () => {
     expect(config).not.toHaveProperty('PATH');
   });
 
-  it.each(['abc', '70000', '65536', '-1', '3.5', '80 80'])('when PORT is %j, then a ConfigError names PORT', (value) => {
-    const error = configErrorFor({ PORT: value });
-    expect(error.name).toBe('ConfigError');
-    expect(error.message).toMatch(/\bPORT\b/);
-  });
+  it.each(['abc', '70000', '65536', '-1', '3.5', '80 80'])(
+    'when PORT is %j, then a ConfigError names PORT',
+    (value) => {
+      const error = configErrorFor({ PORT: value });
+      expect(error.name).toBe('ConfigError');
+      expect(error.message).toMatch(/\bPORT\b/);
+    },
+  );
 
   it('when PORT is only whitespace, then a ConfigError names PORT rather than binding a random port', () => {
     expect(configErrorFor({ PORT: '   ' }).message).toMatch(/\bPORT\b/);
@@ -101,9 +111,12 @@ describe('loadConfig', () => {
     expect(configErrorFor({ LOG_LEVEL: 'verbose' }).message).toContain('LOG_LEVEL');
   });
 
-  it.each(['0', '-5', 'many'])('when WORKER_CONCURRENCY is %j, then a ConfigError names WORKER_CONCURRENCY', (value) => {
-    expect(configErrorFor({ WORKER_CONCURRENCY: value }).message).toContain('WORKER_CONCURRENCY');
-  });
+  it.each(['0', '-5', 'many'])(
+    'when WORKER_CONCURRENCY is %j, then a ConfigError names WORKER_CONCURRENCY',
+    (value) => {
+      expect(configErrorFor({ WORKER_CONCURRENCY: value }).message).toContain('WORKER_CONCURRENCY');
+    },
+  );
 
   it('when several values are bad, then the message names each of them and no good one', () => {
     const message = configErrorFor({ PORT: 'x', DATABASE_URL: 'nope', HOST: 'db' }).message;
@@ -115,8 +128,16 @@ describe('loadConfig', () => {
 
 describe('operations settings', () => {
   it('when METRICS_TOKEN, ADMIN_TOKEN and DATABASE_STATEMENT_TIMEOUT_MS are set, then they are read; unset tokens stay undefined', () => {
-    const config = loadConfig({ METRICS_TOKEN: 'm-token', ADMIN_TOKEN: 'a-token', DATABASE_STATEMENT_TIMEOUT_MS: '2500' });
-    expect(config).toMatchObject({ METRICS_TOKEN: 'm-token', ADMIN_TOKEN: 'a-token', DATABASE_STATEMENT_TIMEOUT_MS: 2500 });
+    const config = loadConfig({
+      METRICS_TOKEN: 'm-token',
+      ADMIN_TOKEN: 'a-token',
+      DATABASE_STATEMENT_TIMEOUT_MS: '2500',
+    });
+    expect(config).toMatchObject({
+      METRICS_TOKEN: 'm-token',
+      ADMIN_TOKEN: 'a-token',
+      DATABASE_STATEMENT_TIMEOUT_MS: 2500,
+    });
     expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
     expect(loadConfig({}).ADMIN_TOKEN).toBeUndefined();
   });

@@ -28,7 +28,13 @@ async function closedPort(): Promise<number> {
 describe('isDatabaseUnavailable', () => {
   it('when node-postgres cannot reach the server, then the error it throws means unavailable', async () => {
     const port = await closedPort();
-    const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 2000 });
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: 'postgres',
+      database: 'postgres',
+      connectionTimeoutMillis: 2000,
+    });
     const error: unknown = await client.connect().then(
       () => new Error('unexpectedly connected'),
       (reason: unknown) => reason,
@@ -40,24 +46,35 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(socketError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'))).toBe(true);
   });
 
-  it.each(['08000', '08001', '08003', '08006', '08P01'])('when the server answers SQLSTATE %s (connection exception), then it is unavailable', (code) => {
-    expect(isDatabaseUnavailable(serverError(code, 'connection failure'))).toBe(true);
-  });
+  it.each(['08000', '08001', '08003', '08006', '08P01'])(
+    'when the server answers SQLSTATE %s (connection exception), then it is unavailable',
+    (code) => {
+      expect(isDatabaseUnavailable(serverError(code, 'connection failure'))).toBe(true);
+    },
+  );
 
   it('when the server is shutting down (57P01), then it is unavailable', () => {
-    expect(isDatabaseUnavailable(serverError('57P01', 'terminating connection due to administrator command'))).toBe(true);
+    expect(isDatabaseUnavailable(serverError('57P01', 'terminating connection due to administrator command'))).toBe(
+      true,
+    );
   });
 
   it('when every address of a host refuses the connection (AggregateError), then it is unavailable', () => {
     const error = new AggregateError(
-      [socketError('ECONNREFUSED', 'connect ECONNREFUSED ::1:5432'), socketError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
+      [
+        socketError('ECONNREFUSED', 'connect ECONNREFUSED ::1:5432'),
+        socketError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'),
+      ],
       '',
     );
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
 
   it('when an AggregateError holds only query errors, then it is not unavailable', () => {
-    const error = new AggregateError([serverError('42P01', 'relation "x" does not exist'), new Error('boom')], 'several');
+    const error = new AggregateError(
+      [serverError('42P01', 'relation "x" does not exist'), new Error('boom')],
+      'several',
+    );
     expect(isDatabaseUnavailable(error)).toBe(false);
   });
 

@@ -98,12 +98,25 @@ describe('emailProblem', () => {
 
 describe('partitionEmails', () => {
   it('when addresses repeat in other forms, then each is kept once, normalised, in first-seen order', () => {
-    const result = partitionEmails(['B@example.com', ' a@example.com', 'b@EXAMPLE.COM ', 'A@Example.com', 'c@example.com']);
+    const result = partitionEmails([
+      'B@example.com',
+      ' a@example.com',
+      'b@EXAMPLE.COM ',
+      'A@Example.com',
+      'c@example.com',
+    ]);
     expect(result).toEqual({ valid: ['b@example.com', 'a@example.com', 'c@example.com'], invalid: [] });
   });
 
   it('when some items are invalid, then each is reported with its index, raw value and reason', () => {
-    const result = partitionEmails(['ok@example.com', '  NOT AN ADDRESS ', '', 'second@example.com', '   ', 'a@b@example.com']);
+    const result = partitionEmails([
+      'ok@example.com',
+      '  NOT AN ADDRESS ',
+      '',
+      'second@example.com',
+      '   ',
+      'a@b@example.com',
+    ]);
     expect(result.valid).toEqual(['ok@example.com', 'second@example.com']);
     expect(result.invalid).toEqual([
       { index: 1, value: '  NOT AN ADDRESS ', reason: INVALID },

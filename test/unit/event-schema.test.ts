@@ -70,7 +70,9 @@ describe('the event format', () => {
   });
 
   it('when the bounce type is unknown, then it is refused', () => {
-    expect(reasonFor(event({ bounce: { type: 'soft' as 'permanent' } }))).toContain('bounce.type must be one of permanent, transient, undetermined');
+    expect(reasonFor(event({ bounce: { type: 'soft' as 'permanent' } }))).toContain(
+      'bounce.type must be one of permanent, transient, undetermined',
+    );
   });
 
   it('when the diagnostic is very long, then it is kept, cut to 2000 characters', () => {
@@ -79,7 +81,9 @@ describe('the event format', () => {
   });
 
   it('when occurred_at carries an offset, then it is accepted', () => {
-    expect(parseSuppressionEvent(event({ occurred_at: '2026-10-06T23:47:56+02:00' })).occurred_at).toBe('2026-10-06T23:47:56+02:00');
+    expect(parseSuppressionEvent(event({ occurred_at: '2026-10-06T23:47:56+02:00' })).occurred_at).toBe(
+      '2026-10-06T23:47:56+02:00',
+    );
   });
 });
 
@@ -103,7 +107,12 @@ describe('job ids', () => {
 
   it('when two events differ, then their job ids differ, also across accounts', () => {
     const other = '0190a6e8-5f3c-7a3b-8c1d-2e4f6a8b0c1e';
-    const ids = new Set([eventJobId(ACCOUNT, 'a'), eventJobId(ACCOUNT, 'b'), eventJobId(other, 'a'), eventJobId(ACCOUNT, 'a.b')]);
+    const ids = new Set([
+      eventJobId(ACCOUNT, 'a'),
+      eventJobId(ACCOUNT, 'b'),
+      eventJobId(other, 'a'),
+      eventJobId(ACCOUNT, 'a.b'),
+    ]);
     expect(ids.size).toBe(4);
   });
 });

@@ -28,7 +28,11 @@ describe('export formats', () => {
   it('when a value holds a comma, a quote or a line break, then the CSV quotes it and doubles its quotes', async () => {
     // The email validator lets none of these through; the formatter must still never break a line.
     const csv = await exported(
-      [entry({ email: '"a,b"@example.com', sourceId: null }), entry({ email: 'line\nbreak@example.com' }), entry({ email: "o'hara@example.com" })],
+      [
+        entry({ email: '"a,b"@example.com', sourceId: null }),
+        entry({ email: 'line\nbreak@example.com' }),
+        entry({ email: "o'hara@example.com" }),
+      ],
       'csv',
     );
 

@@ -32,7 +32,10 @@ describe('quantile', () => {
 
 describe('combineLoads', () => {
   it('when rounds are combined, then rates are over the summed time and percentiles over every response', () => {
-    const fast = load(1, Array.from({ length: 98 }, () => 1));
+    const fast = load(
+      1,
+      Array.from({ length: 98 }, () => 1),
+    );
     const slow = load(1, [50, 60], 2);
     const combined = combineLoads([fast, slow]);
     expect(combined.requests).toBe(100);
@@ -49,7 +52,14 @@ describe('combineLoads', () => {
 describe('combinePhases', () => {
   const phase = (jobs: number, elapsedMs: number, cpuUsPerJob: number, loopBusy: number): Phase => ({
     enqueueMs: 100,
-    run: { elapsedMs, completed: jobs, jobsPerSecond: (jobs * 1000) / elapsedMs, retriedAttempts: 1, processCpuUsPerJob: cpuUsPerJob, eventLoopBusy: loopBusy },
+    run: {
+      elapsedMs,
+      completed: jobs,
+      jobsPerSecond: (jobs * 1000) / elapsedMs,
+      retriedAttempts: 1,
+      processCpuUsPerJob: cpuUsPerJob,
+      eventLoopBusy: loopBusy,
+    },
   });
 
   it('when ingest rounds are combined, then jobs and times are summed and the rest weighted', () => {

@@ -1,6 +1,12 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { queueList, QueueListError, type InvalidLine, type ListOperation, type QueuedJob } from '../../cli/lists/queue-list.js';
+import {
+  queueList,
+  QueueListError,
+  type InvalidLine,
+  type ListOperation,
+  type QueuedJob,
+} from '../../cli/lists/queue-list.js';
 import { readAddresses } from '../../cli/lists/read-addresses.js';
 import type { AddBatchInput, RemoveBatchInput } from '../../src/batches/batch-schema.js';
 
@@ -12,7 +18,11 @@ function fakeProducer(failAfter = Infinity) {
     jobs.push({ name, data });
     return Promise.resolve(String(jobs.length));
   };
-  return { jobs, add: (data: AddBatchInput) => record('add', data), remove: (data: RemoveBatchInput) => record('remove', data) };
+  return {
+    jobs,
+    add: (data: AddBatchInput) => record('add', data),
+    remove: (data: RemoveBatchInput) => record('remove', data),
+  };
 }
 
 const ACCOUNT = '0190e0b0-0000-7000-8000-0000000000aa';
@@ -25,18 +35,28 @@ describe('queueing a list', () => {
     const producer = fakeProducer();
     const invalid: InvalidLine[] = [];
     const queued: QueuedJob[] = [];
-    const text = ['a@x.io', 'B@X.io ', 'a@x.io', 'b@x.io', 'not-an-address', 'c@x.io', '', 'a@x.io', 'd@x.io'].join('\n');
+    const text = ['a@x.io', 'B@X.io ', 'a@x.io', 'b@x.io', 'not-an-address', 'c@x.io', '', 'a@x.io', 'd@x.io'].join(
+      '\n',
+    );
 
     const entries = readAddresses(Readable.from([text]), { format: 'txt' });
 
-    const summary = await queueList(entries, producer, { ...ADD, origin: 'bounce' }, {
-      chunkSize: 3,
-      onInvalid: (problem) => invalid.push(problem),
-      onJob: (job) => queued.push(job),
-    });
+    const summary = await queueList(
+      entries,
+      producer,
+      { ...ADD, origin: 'bounce' },
+      {
+        chunkSize: 3,
+        onInvalid: (problem) => invalid.push(problem),
+        onJob: (job) => queued.push(job),
+      },
+    );
 
     expect(producer.jobs).toEqual([
-      { name: 'add', data: { account_id: ACCOUNT, emails: ['a@x.io', 'b@x.io', 'c@x.io'], origin: 'bounce', source_id: null } },
+      {
+        name: 'add',
+        data: { account_id: ACCOUNT, emails: ['a@x.io', 'b@x.io', 'c@x.io'], origin: 'bounce', source_id: null },
+      },
       { name: 'add', data: { account_id: ACCOUNT, emails: ['a@x.io', 'd@x.io'], origin: 'bounce', source_id: null } },
     ]);
     expect(summary).toEqual({ lines: 9, invalid: 1, queued: 5, duplicates: 2, jobs: 2 });
@@ -50,12 +70,24 @@ describe('queueing a list', () => {
   it('when a removal list mixes ids and addresses, then they go in separate jobs and a UUID is an id', async () => {
     const producer = fakeProducer();
     const invalid: InvalidLine[] = [];
-    const text = [`"${ID_1}"`, '"a@x.io"', `"${ID_2}"`, '{"id":"not-a-uuid"}', '{"email":"b@x.io"}', `{"id":"${ID_1.toLowerCase()}"}`].join('\n');
+    const text = [
+      `"${ID_1}"`,
+      '"a@x.io"',
+      `"${ID_2}"`,
+      '{"id":"not-a-uuid"}',
+      '{"email":"b@x.io"}',
+      `{"id":"${ID_1.toLowerCase()}"}`,
+    ].join('\n');
     const entries = readAddresses(Readable.from([text]), { format: 'ndjson', ids: true });
 
-    const summary = await queueList(entries, producer, { kind: 'remove', accountId: ACCOUNT }, {
-      onInvalid: (problem) => invalid.push(problem),
-    });
+    const summary = await queueList(
+      entries,
+      producer,
+      { kind: 'remove', accountId: ACCOUNT },
+      {
+        onInvalid: (problem) => invalid.push(problem),
+      },
+    );
 
     expect(producer.jobs).toEqual([
       { name: 'remove', data: { account_id: ACCOUNT, emails: ['a@x.io', 'b@x.io'] } },
@@ -79,10 +111,14 @@ describe('queueing a list', () => {
     const producer = fakeProducer(1);
     const input = Readable.from(['a@x.io\nb@x.io\nc@x.io\nd@x.io\n']);
 
-    const error = await queueList(readAddresses(input, { format: 'csv' }), producer, ADD, { chunkSize: 2 }).catch((caught: unknown) => caught);
+    const error = await queueList(readAddresses(input, { format: 'csv' }), producer, ADD, { chunkSize: 2 }).catch(
+      (caught: unknown) => caught,
+    );
 
     expect(error).toBeInstanceOf(QueueListError);
     expect((error as QueueListError).summary).toMatchObject({ queued: 2, jobs: 1, lines: 4 });
-    expect((error as Error).message).toMatch(/^queueing stopped after 2 entries in 1 job \(4 lines read\): Redis did not answer\. /);
+    expect((error as Error).message).toMatch(
+      /^queueing stopped after 2 entries in 1 job \(4 lines read\): Redis did not answer\. /,
+    );
   });
 });

@@ -69,7 +69,9 @@ describe('reading CSV', () => {
   });
 
   it('when there is no header, then the first column is read and nothing is taken as a header', async () => {
-    const { entries, headers, summary } = await read('a@example.com,2024-01-01\nnot-an-address,x\n\nb@example.com', { format: 'csv' });
+    const { entries, headers, summary } = await read('a@example.com,2024-01-01\nnot-an-address,x\n\nb@example.com', {
+      format: 'csv',
+    });
 
     expect(headers).toEqual([]);
     expect(entries).toEqual([
@@ -81,7 +83,11 @@ describe('reading CSV', () => {
   });
 
   it('when line ends are mixed (CRLF, LF, CR), then each is one line', async () => {
-    const { entries } = await read('email\r\na@example.com\nb@example.com\rc@example.com\r\n"d\r\n@x",1\ne@example.com', { format: 'csv' }, 1);
+    const { entries } = await read(
+      'email\r\na@example.com\nb@example.com\rc@example.com\r\n"d\r\n@x",1\ne@example.com',
+      { format: 'csv' },
+      1,
+    );
 
     expect(entries.map((entry) => entry.line)).toEqual([2, 3, 4, 5, 7]);
   });
@@ -96,12 +102,17 @@ describe('reading CSV', () => {
   });
 
   it('when a quoted field is never closed, then the lines before it are read and the broken one is reported by number', async () => {
-    const { entries, summary } = await read('a@example.com\nb@example.com\n"c@example.com,1\nd@example.com\n', { format: 'csv' });
+    const { entries, summary } = await read('a@example.com\nb@example.com\n"c@example.com,1\nd@example.com\n', {
+      format: 'csv',
+    });
 
     expect(entries).toEqual([
       { line: 1, value: 'a@example.com' },
       { line: 2, value: 'b@example.com' },
-      { line: 3, problem: 'a quoted field starts on this line and is never closed; the rest of the input was not read' },
+      {
+        line: 3,
+        problem: 'a quoted field starts on this line and is never closed; the rest of the input was not read',
+      },
     ]);
     expect(summary).toEqual({ lines: 3 });
   });
@@ -110,7 +121,10 @@ describe('reading CSV', () => {
     const { entries } = await read(`a@example.com\n"${'x'.repeat(70_000)}\nb@example.com\n`, { format: 'csv' }, 4096);
 
     expect(entries[0]).toEqual({ line: 1, value: 'a@example.com' });
-    expect(entries[1]).toMatchObject({ line: 2, problem: expect.stringMatching(/^a record longer than 65536 characters starts on this line/) });
+    expect(entries[1]).toMatchObject({
+      line: 2,
+      problem: expect.stringMatching(/^a record longer than 65536 characters starts on this line/),
+    });
     expect(entries).toHaveLength(2);
   });
 
@@ -148,13 +162,20 @@ describe('reading NDJSON', () => {
     const { entries } = await read(ndjson, { format: 'ndjson', ids: true });
 
     expect(entries[2]).toEqual({ line: 4, value: '0190e0b0-0000-7000-8000-000000000001', field: 'id' });
-    expect(entries[3]).toEqual({ line: 5, problem: 'expected a JSON string or an object with an "email" or "id" string' });
+    expect(entries[3]).toEqual({
+      line: 5,
+      problem: 'expected a JSON string or an object with an "email" or "id" string',
+    });
   });
 });
 
 describe('reading plain text', () => {
   it('when lines hold addresses, commas and blanks, then each non-blank line is one value as written', async () => {
-    const { entries, summary } = await read('a@example.com\r\n\r\n  B@Example.com  \r\nodd,"line"\r\n', { format: 'txt' }, 3);
+    const { entries, summary } = await read(
+      'a@example.com\r\n\r\n  B@Example.com  \r\nodd,"line"\r\n',
+      { format: 'txt' },
+      3,
+    );
 
     expect(entries).toEqual([
       { line: 1, value: 'a@example.com' },

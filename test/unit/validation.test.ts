@@ -47,12 +47,17 @@ describe('the list query', () => {
     expect(parseInput(listQuerySchema, { limit }).limit).toBe(expected);
   });
 
-  it.each(['0', '101', '1000', '-1', '1.5', 'ten', '', ' 5', '1e2'])('when limit is %j, then the message names limit', (limit) => {
-    expect(refusal(listQuerySchema, { limit }).message).toBe('`limit` must be a whole number from 1 to 100.');
-  });
+  it.each(['0', '101', '1000', '-1', '1.5', 'ten', '', ' 5', '1e2'])(
+    'when limit is %j, then the message names limit',
+    (limit) => {
+      expect(refusal(listQuerySchema, { limit }).message).toBe('`limit` must be a whole number from 1 to 100.');
+    },
+  );
 
   it('when limit is given twice, then it is refused as not a single number', () => {
-    expect(refusal(listQuerySchema, { limit: ['1', '2'] }).message).toBe('`limit` must be a single whole number from 1 to 100.');
+    expect(refusal(listQuerySchema, { limit: ['1', '2'] }).message).toBe(
+      '`limit` must be a single whole number from 1 to 100.',
+    );
   });
 
   it('when the cursors are UUIDs in capitals, then they are lower-cased', () => {
@@ -61,11 +66,15 @@ describe('the list query', () => {
   });
 
   it.each(['after', 'before'])('when %s is not a UUID, then the message names it', (field) => {
-    expect(refusal(listQuerySchema, { [field]: 'user@example.com' }).message).toBe(`\`${field}\` must be a suppression id (a UUID).`);
+    expect(refusal(listQuerySchema, { [field]: 'user@example.com' }).message).toBe(
+      `\`${field}\` must be a suppression id (a UUID).`,
+    );
   });
 
   it('when after and before are both given, then they are refused together', () => {
-    expect(refusal(listQuerySchema, { after: ID, before: OTHER_ID }).message).toBe('`after` and `before` cannot be used together.');
+    expect(refusal(listQuerySchema, { after: ID, before: OTHER_ID }).message).toBe(
+      '`after` and `before` cannot be used together.',
+    );
   });
 
   it.each(['bounce', 'complaint', 'manual'])('when origin is %s, then it is kept', (origin) => {
@@ -104,7 +113,9 @@ describe('the batch add body', () => {
 
   it('when emails is missing or not an array, then the message names emails', () => {
     expect(refusal(batchAddBodySchema, {}).message).toBe('`emails` must be an array of 1 to 100 items.');
-    expect(refusal(batchAddBodySchema, { emails: 'a@example.com' }).message).toBe('`emails` must be an array of 1 to 100 items.');
+    expect(refusal(batchAddBodySchema, { emails: 'a@example.com' }).message).toBe(
+      '`emails` must be an array of 1 to 100 items.',
+    );
   });
 
   it('when emails is empty or holds 101 items, then the message gives the bound', () => {
@@ -113,7 +124,9 @@ describe('the batch add body', () => {
   });
 
   it('when the third item is not a string, then the message names emails[2]', () => {
-    expect(refusal(batchAddBodySchema, { emails: ['a@example.com', 'b@example.com', 7] }).message).toBe('`emails[2]` must be a string.');
+    expect(refusal(batchAddBodySchema, { emails: ['a@example.com', 'b@example.com', 7] }).message).toBe(
+      '`emails[2]` must be a string.',
+    );
   });
 });
 
@@ -141,13 +154,17 @@ describe('the batch remove body', () => {
   });
 
   it('when an id is not a UUID, then the message names its index', () => {
-    expect(refusal(batchRemoveBodySchema, { ids: [ID, OTHER_ID, 'nope'] }).message).toBe('`ids[2]` must be a suppression id (a UUID).');
+    expect(refusal(batchRemoveBodySchema, { ids: [ID, OTHER_ID, 'nope'] }).message).toBe(
+      '`ids[2]` must be a suppression id (a UUID).',
+    );
   });
 
   it('when ids or emails are empty or over 100, then the message names the field', () => {
     expect(refusal(batchRemoveBodySchema, { ids: [] }).message).toBe('`ids` must have at least 1 item.');
     expect(refusal(batchRemoveBodySchema, { emails: [] }).message).toBe('`emails` must have at least 1 item.');
-    expect(refusal(batchRemoveBodySchema, { emails: emails(101) }).message).toBe('`emails` must have at most 100 items.');
+    expect(refusal(batchRemoveBodySchema, { emails: emails(101) }).message).toBe(
+      '`emails` must have at most 100 items.',
+    );
   });
 
   it('when an email is not a string, then the message names emails[2]', () => {
