@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ValidationError } from '../src/errors.js';
+import { AppError, invalidField } from '../src/errors.js';
 
 function describePath(path: readonly PropertyKey[]): string {
   return path.reduce<string>(
@@ -13,7 +13,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  if (!issue) throw new ValidationError('The request is invalid.');
+  if (!issue) throw new AppError('validation_error', 'The request is invalid.');
   const where = describePath(issue.path);
-  throw new ValidationError(where ? `\`${where}\` ${issue.message}` : issue.message);
+  throw where ? invalidField(where, issue.message) : new AppError('validation_error', issue.message);
 }

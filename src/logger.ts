@@ -1,4 +1,5 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { redactSecrets } from './log-redaction.js';
 
 export type { Logger };
 
@@ -19,14 +20,21 @@ export const REDACT_PATHS = [
   '*.apiKey',
 ];
 
-/** Services log to stdout; command-line tools pass `stderr`, so their logs never mix with their output. */
-export function createLogger(level: string, destination: 'stdout' | 'stderr' = 'stdout'): Logger {
+/**
+ * Services log to stdout; command-line tools pass `stderr`, so their logs never mix with their
+ * output. Known credential fields are censored by path, and every finished line then passes
+ * `redactSecrets`, so that no address or token is written whichever field carries it.
+ */
+export function createLogger(level: string, destination: 'stdout' | 'stderr' | DestinationStream = 'stdout'): Logger {
   return pino(
     {
       level,
       base: { service: 'suppression-list' },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      hooks: { streamWrite: redactSecrets },
     },
-    pino.destination({ dest: destination === 'stdout' ? 1 : 2, sync: destination === 'stderr' }),
+    typeof destination === 'string'
+      ? pino.destination({ dest: destination === 'stdout' ? 1 : 2, sync: destination === 'stderr' })
+      : destination,
   );
 }

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { findApiKeyByHash, touchApiKey, type ApiKeyCredentials } from '../../src/db/api-key-repository.js';
 import type { Database } from '../../src/db/database.js';
 import { hashToken } from '../../src/domain/api-key-token.js';
-import { InvalidApiKeyError, MissingApiKeyError, RestrictedApiKeyError } from '../../src/errors.js';
+import { AppError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import { ExpiringCache } from './expiring-cache.js';
 
@@ -58,8 +58,8 @@ export function authenticate(db: Database, logger: Logger, cacheTtlMs: number) {
   }
 
   function admit(credentials: ApiKeyCredentials | null, res: Response, next: NextFunction): void {
-    if (!credentials || credentials.revoked) throw new InvalidApiKeyError();
-    if (credentials.permission !== 'full_access') throw new RestrictedApiKeyError();
+    if (!credentials || credentials.revoked) throw new AppError('invalid_api_key');
+    if (credentials.permission !== 'full_access') throw new AppError('restricted_api_key');
     const caller: Caller = { accountId: credentials.accountId, keyId: credentials.keyId };
     res.locals['caller'] = caller;
     next();
@@ -68,7 +68,7 @@ export function authenticate(db: Database, logger: Logger, cacheTtlMs: number) {
   // Synchronous on a cache hit: most requests never wait on a promise here.
   return function authenticateRequest(req: Request, res: Response, next: NextFunction): Promise<void> | void {
     const token = BEARER.exec(req.get('authorization') ?? '')?.[1];
-    if (token === undefined) throw new MissingApiKeyError();
+    if (token === undefined) throw new AppError('missing_api_key');
     const cached = cache.get(token);
     if (cached !== undefined) {
       if (Date.now() - cached.fetchedAt >= cacheTtlMs / 2) refreshInBackground(token);

@@ -1,33 +1,43 @@
 import type { NextFunction, Request, Response } from 'express';
-import {
-  AppError,
-  InternalServerError,
-  MethodNotAllowedError,
-  NotFoundError,
-  PayloadTooLargeError,
-  ValidationError,
-} from '../../src/errors.js';
+import { errorMessage } from '../../src/error-codes.js';
+import { AppError, MethodNotAllowedError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
+import { loggableUrl } from './request-logging.js';
 
-/** Errors raised by Express's body parser carry a `type` and an HTTP status. */
-function isBodyParserError(error: unknown): error is Error & { type: string; status: number; limit?: number } {
-  return (
-    error instanceof Error &&
-    typeof (error as { type?: unknown }).type === 'string' &&
-    typeof (error as { status?: unknown }).status === 'number'
-  );
+/**
+ * An error of the request rather than of the service, as the body parser and its decompression
+ * raise them (http-errors): a 4xx status, marked safe to show.
+ */
+interface ClientError extends Error {
+  status: number;
+  expose: true;
+  type?: string;
+  errno?: number;
+}
+
+function isClientError(error: unknown): error is ClientError {
+  if (!(error instanceof Error)) return false;
+  const { status, expose } = error as Partial<ClientError>;
+  return expose === true && typeof status === 'number' && status >= 400 && status < 500;
 }
 
 function toAppError(error: unknown, bodyLimit: string): AppError | null {
   if (error instanceof AppError) return error;
-  if (isBodyParserError(error)) {
-    if (error.type === 'entity.too.large') return new PayloadTooLargeError(bodyLimit);
-    if (error.type === 'entity.parse.failed')
-      return new ValidationError('The request body must be a valid JSON object.');
-    if (error.status < 500) return new ValidationError(`The request body could not be read: ${error.message}.`);
+  if (isClientError(error)) {
+    if (error.type === 'entity.too.large') {
+      return new AppError('payload_too_large', errorMessage('payload_too_large', { limit: bodyLimit }));
+    }
+    if (error.type === 'entity.parse.failed') {
+      return new AppError('validation_error', 'The request body must be a valid JSON object.');
+    }
+    // zlib's errors carry a numeric errno: a gzip, deflate or br body that does not decode.
+    if (typeof error.errno === 'number') {
+      return new AppError('validation_error', 'The request body does not decode as its `Content-Encoding` says.');
+    }
+    return new AppError('validation_error', `The request body could not be read: ${error.message}.`);
   }
   // The router's percent-decoding of a path parameter.
-  if (error instanceof URIError) return new ValidationError('The path is not validly percent-encoded.');
+  if (error instanceof URIError) return new AppError('validation_error', 'The path is not validly percent-encoded.');
   return null;
 }
 
@@ -40,8 +50,8 @@ export function errorHandler(logger: Logger, bodyLimit: string) {
     }
     let appError = toAppError(error, bodyLimit);
     if (appError === null) {
-      logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
-      appError = new InternalServerError();
+      logger.error({ err: error, method: req.method, url: loggableUrl(req.originalUrl) }, 'unhandled error');
+      appError = new AppError('internal_server_error');
     } else if (appError.statusCode >= 500) {
       logger.warn({ err: appError.cause ?? appError, method: req.method }, appError.message);
     }
@@ -51,7 +61,7 @@ export function errorHandler(logger: Logger, bodyLimit: string) {
 }
 
 export function notFound(req: Request): never {
-  throw new NotFoundError(`No route for ${req.method} ${req.path}.`);
+  throw new AppError('not_found', `No route for ${req.method} ${req.path}.`);
 }
 
 export function methodNotAllowed(...allowed: string[]) {

@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
-import {
-  ConcurrentIdempotentRequestsError,
-  InvalidIdempotencyKeyError,
-  InvalidIdempotentRequestError,
-  ServiceUnavailableError,
-} from '../../src/errors.js';
+import { AppError, isAppError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import { callerOf } from './authenticate.js';
+import { canonicalJson } from './canonical-json.js';
 
 export interface IdempotencyOptions {
   /** A fail-fast ('request' role) client. */
@@ -28,26 +24,16 @@ const MAX_KEY_LENGTH = 256;
 type StoredRecord =
   { state: 'running'; fingerprint: string } | { state: 'done'; fingerprint: string; status: number; body: unknown };
 
-/** JSON with object keys sorted at every level, so equal bodies hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (value === undefined) return 'null';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value as Record<string, unknown>)
-    .sort()
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(',')}}`;
-}
-
 function fingerprintOf(req: Request): string {
   return createHash('sha256')
     .update(`${req.method}\n${req.baseUrl}${req.path}\n${canonicalJson(req.body)}`)
     .digest('hex');
 }
 
-function unavailable(error: unknown): ServiceUnavailableError {
-  return new ServiceUnavailableError('Idempotency keys cannot be checked right now. Retry shortly.', { cause: error });
+function unavailable(error: unknown): AppError {
+  return new AppError('service_unavailable', 'Idempotency keys cannot be checked right now. Retry shortly.', {
+    cause: error,
+  });
 }
 
 /**
@@ -74,7 +60,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       const stored = await redis.get(redisKey);
       if (stored !== null) return JSON.parse(stored) as StoredRecord;
     }
-    throw new ConcurrentIdempotentRequestsError();
+    throw new AppError('concurrent_idempotent_requests');
   }
 
   return async function idempotentRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -83,7 +69,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       next();
       return;
     }
-    if (key.length < 1 || key.length > MAX_KEY_LENGTH) throw new InvalidIdempotencyKeyError();
+    if (key.length < 1 || key.length > MAX_KEY_LENGTH) throw new AppError('invalid_idempotency_key');
 
     const redisKey = `${prefix}:${callerOf(res).accountId}:${key}`;
     const fingerprint = fingerprintOf(req);
@@ -91,13 +77,13 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
     try {
       existing = await claim(redisKey, fingerprint);
     } catch (error) {
-      if (error instanceof ConcurrentIdempotentRequestsError) throw error;
+      if (isAppError(error, 'concurrent_idempotent_requests')) throw error;
       throw unavailable(error);
     }
 
     if (existing !== null) {
-      if (existing.fingerprint !== fingerprint) throw new InvalidIdempotentRequestError();
-      if (existing.state === 'running') throw new ConcurrentIdempotentRequestsError();
+      if (existing.fingerprint !== fingerprint) throw new AppError('invalid_idempotent_request');
+      if (existing.state === 'running') throw new AppError('concurrent_idempotent_requests');
       res.set('idempotent-replayed', 'true');
       res.status(existing.status).json(existing.body);
       return;

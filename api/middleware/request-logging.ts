@@ -11,9 +11,29 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._~:+/=-]{1,200}$/;
 /** Probes and scrapes would drown the log. */
 const QUIET_PATHS = new Set(['/health', '/ready', '/metrics']);
 
-/** Anything that looks like an email address in a path or query (`@` or `%40`) is replaced. */
-export function redactEmails(url: string): string {
-  return url.replace(/[^/?&=#]*(?:@|%40)[^/?&=#]*/gi, '[email]');
+/** The API's own query parameters, whose values say nothing secret; any other value is not logged. */
+const LOGGED_QUERY_VALUES = new Set(['limit', 'after', 'before', 'origin']);
+/** A parameter name short and plain enough to be a name, not a value passed without one. */
+const PLAIN_NAME = /^[A-Za-z0-9_.-]{1,32}$/;
+
+/**
+ * The URL as logged: a query value is kept only for the API's own parameters, so that a token or
+ * an address put in a query string never reaches the log. Addresses in the path are replaced with
+ * the rest of the line by the logger.
+ */
+export function loggableUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const query = url
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals === -1 ? pair : pair.slice(0, equals);
+      if (LOGGED_QUERY_VALUES.has(name)) return pair;
+      return PLAIN_NAME.test(name) ? `${name}=[redacted]` : '[redacted]';
+    });
+  return `${url.slice(0, queryStart)}?${query.join('&')}`;
 }
 
 export function requestIdFor(req: IncomingMessage, res: ServerResponse): string {
@@ -48,7 +68,7 @@ export function requestLogging(logger: Logger): RequestHandler {
       req: (req: { id: unknown; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        url: redactEmails(req.url),
+        url: loggableUrl(req.url),
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },

@@ -8,11 +8,10 @@ import {
   MAX_BATCH_ITEMS,
 } from '../schemas.js';
 import { exampleIds, exampleManualSuppression, exampleSuppression } from './examples.js';
-import { AUTHENTICATED_ERRORS, errorResponses } from './responses.js';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './responses.js';
 import {
   batchAddResultSchema,
   batchRemoveResultSchema,
-  errorSchema,
   healthSchema,
   readinessSchema,
   removalResultSchema,
@@ -89,7 +88,7 @@ export const routes: RouteConfig[] = [
         headers: rateLimitHeaders,
         content: { [json]: { schema: suppressionRefSchema, example: { object: 'suppression', id: exampleIds[1] } } },
       },
-      ...errorResponses(400, 409, 413, ...AUTHENTICATED_ERRORS),
+      ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
   },
   {
@@ -106,7 +105,7 @@ export const routes: RouteConfig[] = [
         headers: rateLimitHeaders,
         content: { [json]: { schema: suppressionSchema, example: exampleSuppression } },
       },
-      ...errorResponses(404, ...AUTHENTICATED_ERRORS),
+      ...errorResponses('not_found', ...AUTHENTICATED_ERRORS),
     },
   },
   {
@@ -125,7 +124,7 @@ export const routes: RouteConfig[] = [
           [json]: { schema: removalResultSchema, example: { object: 'suppression', id: exampleIds[0], deleted: true } },
         },
       },
-      ...errorResponses(404, ...AUTHENTICATED_ERRORS),
+      ...errorResponses('not_found', ...AUTHENTICATED_ERRORS),
     },
   },
   {
@@ -165,7 +164,7 @@ export const routes: RouteConfig[] = [
           },
         },
       },
-      ...errorResponses(400, 409, 413, ...AUTHENTICATED_ERRORS),
+      ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
   },
   {
@@ -205,7 +204,7 @@ export const routes: RouteConfig[] = [
           },
         },
       },
-      ...errorResponses(400, 409, 413, ...AUTHENTICATED_ERRORS),
+      ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
   },
   {
@@ -217,7 +216,7 @@ export const routes: RouteConfig[] = [
     security: [],
     responses: {
       200: { description: 'Up.', content: { [json]: { schema: healthSchema, example: { status: 'ok' } } } },
-      ...errorResponses(405),
+      ...errorResponses('method_not_allowed'),
     },
   },
   {
@@ -243,7 +242,7 @@ export const routes: RouteConfig[] = [
           },
         },
       },
-      ...errorResponses(405),
+      ...errorResponses('method_not_allowed'),
     },
   },
   {
@@ -266,20 +265,7 @@ export const routes: RouteConfig[] = [
           },
         },
       },
-      401: {
-        description: '`METRICS_TOKEN` is set and the request does not carry it.',
-        content: {
-          [json]: {
-            schema: errorSchema,
-            example: {
-              statusCode: 401,
-              name: 'unauthorized',
-              message: 'The metrics endpoint requires `Authorization: Bearer <METRICS_TOKEN>`.',
-            },
-          },
-        },
-      },
-      ...errorResponses(405),
+      ...errorResponses('unauthorized', 'method_not_allowed'),
     },
   },
   {
@@ -291,7 +277,7 @@ export const routes: RouteConfig[] = [
     security: [],
     responses: {
       200: { description: 'The document.', content: { [json]: { schema: { type: 'object' } } } },
-      ...errorResponses(405),
+      ...errorResponses('method_not_allowed'),
     },
   },
   {

@@ -23,7 +23,3 @@ export const exampleManualSuppression = {
   source_id: null,
   created_at: '2026-03-14T09:26:54.589Z',
 } as const;
-
-export function errorExample(statusCode: number, name: string, message: string) {
-  return { statusCode, name, message };
-}

@@ -6,6 +6,7 @@ import type { Queue } from 'bullmq';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { Database } from '../../src/db/database.js';
+import { errorMessage } from '../../src/error-codes.js';
 import { AppError } from '../../src/errors.js';
 import type { Metrics } from '../../src/metrics.js';
 import { methodNotAllowed } from '../middleware/errors.js';
@@ -64,10 +65,8 @@ function basicPassword(req: Request): string | undefined {
   return colon === -1 ? undefined : decoded.slice(colon + 1);
 }
 
-class UnauthorizedError extends AppError {
-  constructor(message: string) {
-    super(401, 'unauthorized', message);
-  }
+function unauthorized(endpoint: string, credentials: string): AppError {
+  return new AppError('unauthorized', errorMessage('unauthorized', { endpoint, credentials }));
 }
 
 /** Bearer token, or HTTP Basic whose password is the token (any user name), so a browser can log in. */
@@ -79,9 +78,7 @@ function adminGuard(token: string) {
       return;
     }
     res.set('WWW-Authenticate', REALM);
-    throw new UnauthorizedError(
-      'The queue dashboard requires the admin token (Bearer, or Basic auth with the token as password).',
-    );
+    throw unauthorized('queue dashboard', 'the admin token (Bearer, or Basic auth with the token as password)');
   };
 }
 
@@ -109,7 +106,7 @@ export function opsRouter(options: OpsOptions): Router {
       if (options.metricsToken !== undefined) {
         const given = bearerToken(req);
         if (given === undefined || !sameSecret(given, options.metricsToken)) {
-          throw new UnauthorizedError('The metrics endpoint requires `Authorization: Bearer <METRICS_TOKEN>`.');
+          throw unauthorized('metrics endpoint', '`Authorization: Bearer <METRICS_TOKEN>`');
         }
       }
       const body = await metrics.registry.metrics();

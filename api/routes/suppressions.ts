@@ -11,7 +11,7 @@ import { emailProblem, normalizeEmail } from '../../src/domain/email.js';
 import { partitionEmails } from '../../src/domain/email-batch.js';
 import { isUuid, newId } from '../../src/domain/ids.js';
 import { toResource } from '../../src/domain/suppression.js';
-import { NotFoundError, ValidationError } from '../../src/errors.js';
+import { AppError, invalidField } from '../../src/errors.js';
 import { callerOf } from '../middleware/authenticate.js';
 import { methodNotAllowed } from '../middleware/errors.js';
 import { namedRoute } from '../middleware/route-pattern.js';
@@ -22,14 +22,14 @@ import { parseInput } from '../validation.js';
 function requireEmails(raw: readonly string[], field: string): string[] {
   const { valid, invalid } = partitionEmails(raw);
   const first = invalid[0];
-  if (first) throw new ValidationError(`\`${field}[${first.index}]\` ${first.reason}.`);
+  if (first) throw invalidField(`${field}[${first.index}]`, `${first.reason}.`);
   return valid;
 }
 
 function requireEmail(raw: string, field: string): string {
   const email = normalizeEmail(raw);
   const problem = emailProblem(email);
-  if (problem !== null) throw new ValidationError(`\`${field}\` ${problem}.`);
+  if (problem !== null) throw invalidField(field, `${problem}.`);
   return email;
 }
 
@@ -40,7 +40,7 @@ function pathTarget(value: string): PathTarget {
   if (isUuid(value)) return { id: value.toLowerCase() };
   const email = normalizeEmail(value);
   if (emailProblem(email) !== null) {
-    throw new ValidationError('`suppression` must be a suppression id or an email address.');
+    throw invalidField('suppression', 'must be a suppression id or an email address.');
   }
   return { email };
 }
@@ -71,7 +71,7 @@ export function suppressionsRouter(db: Database, guards: readonly RequestHandler
         'id' in target
           ? await findSuppressionById(db, accountId, target.id)
           : await findSuppressionByEmail(db, accountId, target.email);
-      if (!found) throw new NotFoundError();
+      if (!found) throw new AppError('not_found');
       res.json(toResource(found));
     })
     .delete(async (req, res) => {
@@ -83,7 +83,7 @@ export function suppressionsRouter(db: Database, guards: readonly RequestHandler
         'id' in target ? { ids: [target.id] } : { emails: [target.email] },
         keyId,
       );
-      if (id === undefined) throw new NotFoundError();
+      if (id === undefined) throw new AppError('not_found');
       res.json({ object: 'suppression', id, deleted: true });
     })
     .all(methodNotAllowed('GET', 'DELETE'));

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../logger.js';
-import { ServiceUnavailableError } from '../errors.js';
+import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from './connection-errors.js';
 
 /** What repository functions run on: the pool, or a client inside a transaction. */
@@ -28,7 +28,7 @@ export interface Database extends Queryable {
 
 function translate(error: unknown): unknown {
   if (isDatabaseUnavailable(error)) {
-    return new ServiceUnavailableError('The database is unavailable. Try again shortly.', { cause: error });
+    return new AppError('service_unavailable', undefined, { cause: error });
   }
   return error;
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Origin, Suppression } from '../domain/suppression.js';
-import { ServiceUnavailableError } from '../errors.js';
+import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from './connection-errors.js';
 import type { Database } from './database.js';
 import { COLUMNS, fromRow, type SuppressionRow } from './suppression-repository.js';
@@ -28,7 +28,7 @@ function exportSql(query: ExportQuery): { text: string; values: unknown[] } {
 
 function translate(error: unknown): unknown {
   if (isDatabaseUnavailable(error)) {
-    return new ServiceUnavailableError('The database is unavailable. Try again shortly.', { cause: error });
+    return new AppError('service_unavailable', undefined, { cause: error });
   }
   return error;
 }

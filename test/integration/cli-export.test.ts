@@ -11,7 +11,7 @@ import { streamSuppressions, type ExportQuery } from '../../src/db/suppression-e
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Origin, Suppression } from '../../src/domain/suppression.js';
-import { ServiceUnavailableError } from '../../src/errors.js';
+import { AppError } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
 import { apiClient, createAccountKey, uniqueEmails, useTestApp } from '../support/test-app.js';
 import { textCollector } from '../support/text-collector.js';
@@ -306,7 +306,8 @@ describe('a reader slower than the statement timeout, and a lost connection', ()
           expect(step.value.accountId).toBe(accountId);
       })();
 
-      await expect(reading).rejects.toBeInstanceOf(ServiceUnavailableError);
+      await expect(reading).rejects.toBeInstanceOf(AppError);
+      await expect(reading).rejects.toMatchObject({ code: 'service_unavailable' });
     } finally {
       await entries.return();
     }

@@ -4,7 +4,7 @@ import type { RunningServer } from '../../api/server.js';
 import { issueApiKey, revokeApiKey } from '../../src/db/api-key-repository.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { newId } from '../../src/domain/ids.js';
-import { InternalServerError } from '../../src/errors.js';
+import { ERROR_CODES } from '../../src/error-codes.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import {
@@ -528,7 +528,7 @@ describe('500 internal_server_error', () => {
     async ({ method, path, body }) => {
       const response = await api.request(method, path, body === undefined ? {} : { body });
       expectError(response, 500, 'internal_server_error');
-      expect(response.body.message).toBe(new InternalServerError().message);
+      expect(response.body.message).toBe(ERROR_CODES.internal_server_error.message);
       const text = JSON.stringify(response.body);
       for (const leak of [
         'suppressions',

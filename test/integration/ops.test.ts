@@ -1,11 +1,10 @@
 import net from 'node:net';
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
-import { createLogger, REDACT_PATHS } from '../../src/logger.js';
+import { createLogger } from '../../src/logger.js';
 import { createMetrics, type Metrics } from '../../src/metrics.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE } from '../../src/queues.js';
 import { createRedis } from '../../src/redis.js';
@@ -233,7 +232,7 @@ describe('request ids and logs', () => {
         done();
       },
     });
-    const logger = pino({ level: 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, sink);
+    const logger = createLogger('info', sink);
     const app = await startTestApp(database.db, { logger });
     cleanups.push(() => app.close());
     const key = await createAccountKey(database.db);

@@ -2,18 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { addBodySchema, batchAddBodySchema, batchRemoveBodySchema, listQuerySchema } from '../../api/schemas.js';
 import { parseInput } from '../../api/validation.js';
-import { ValidationError } from '../../src/errors.js';
+import { AppError } from '../../src/errors.js';
 
 const ID = '01890a5d-ac96-774b-bcce-b302099a8057';
 const OTHER_ID = '01890a5d-ac96-774b-bcce-b302099a8058';
 
-/** The ValidationError that parsing this input throws. */
-function refusal(schema: z.ZodType, input: unknown): ValidationError {
+/** The validation error that parsing this input throws. */
+function refusal(schema: z.ZodType, input: unknown): AppError {
   try {
     parseInput(schema, input);
   } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return error as ValidationError;
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('validation_error');
+    return error as AppError;
   }
   throw new Error(`expected ${JSON.stringify(input)} to be refused`);
 }

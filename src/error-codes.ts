@@ -1,0 +1,120 @@
+/**
+ * Every error the service answers with, defined once. The key is the code clients match on (the
+ * `name` of `{statusCode, name, message}`, the shape Resend's SDKs parse); `status` is the HTTP
+ * status it travels with; `when` says when it is answered. `message` is what the body says: a
+ * sentence, or, where the answer names something of the request, a function of it, with `example`
+ * the values the documentation shows it with. The error classes, the error handler, the OpenAPI
+ * document and docs/api.md's table all read this table.
+ */
+export const ERROR_CODES = {
+  invalid_idempotency_key: {
+    status: 400,
+    when: 'The `Idempotency-Key` header is empty or longer than 256 characters.',
+    message: 'The `Idempotency-Key` header must be between 1 and 256 characters.',
+  },
+  missing_api_key: {
+    status: 401,
+    when: 'No `Authorization: Bearer <API_KEY>` header.',
+    message: 'Missing API key in the authorization header. Use `Authorization: Bearer <API_KEY>`.',
+  },
+  restricted_api_key: {
+    status: 401,
+    when: 'The key may only send email.',
+    message: 'This API key is restricted to sending emails. Use a key with full access.',
+  },
+  unauthorized: {
+    status: 401,
+    when: '`/metrics` or `/admin/queues` without the token configured for it.',
+    message: ({ endpoint, credentials }: { endpoint: string; credentials: string }) =>
+      `The ${endpoint} requires ${credentials}.`,
+    example: { endpoint: 'metrics endpoint', credentials: '`Authorization: Bearer <METRICS_TOKEN>`' },
+  },
+  invalid_api_key: {
+    status: 403,
+    when: 'The key is unknown or revoked.',
+    message: 'API key is invalid.',
+  },
+  not_found: {
+    status: 404,
+    when: 'No such suppression in the caller’s account (one of another account is not found either), or no such route.',
+    message: 'Suppression not found.',
+  },
+  method_not_allowed: {
+    status: 405,
+    when: 'A known path with a method it does not serve; the `Allow` header lists those it does.',
+    message: ({ method, allowed }: { method: string; allowed: readonly string[] }) =>
+      `Method ${method} is not allowed here. Allowed: ${allowed.join(', ')}.`,
+    example: { method: 'PUT', allowed: ['GET', 'POST'] },
+  },
+  invalid_idempotent_request: {
+    status: 409,
+    when: 'The `Idempotency-Key` was used before with another method, path or body.',
+    message: 'This `Idempotency-Key` was already used with a different request.',
+  },
+  concurrent_idempotent_requests: {
+    status: 409,
+    when: 'A request with the same `Idempotency-Key` is still running.',
+    message: 'A request with this `Idempotency-Key` is still in progress. Retry once it has finished.',
+  },
+  payload_too_large: {
+    status: 413,
+    when: 'The body is larger than the limit (1 MB unless configured otherwise).',
+    message: ({ limit }: { limit: string }) => `The request body is larger than the limit of ${limit}.`,
+    example: { limit: '1mb' },
+  },
+  validation_error: {
+    status: 422,
+    when: 'The query, path or body is invalid; the message names the first field at fault.',
+    message: ({ field, problem }: { field: string; problem: string }) => `\`${field}\` ${problem}`,
+    example: { field: 'emails[2]', problem: 'is not a valid email address.' },
+  },
+  rate_limit_exceeded: {
+    status: 429,
+    when: 'Over the rate of the account, or of the client address before it has authenticated; `retry-after` says when to retry.',
+    message: ({ retryAfterSeconds }: { retryAfterSeconds: number }) =>
+      `Too many requests. Retry after ${retryAfterSeconds} second(s).`,
+    example: { retryAfterSeconds: 1 },
+  },
+  internal_server_error: {
+    status: 500,
+    when: 'An unexpected failure; the body never carries internals.',
+    message: 'An unexpected error occurred.',
+  },
+  service_unavailable: {
+    status: 503,
+    when: 'PostgreSQL or Redis cannot be reached; retry shortly.',
+    message: 'The database is unavailable. Try again shortly.',
+  },
+} as const satisfies Record<string, ErrorSpec>;
+
+interface ErrorSpec {
+  status: number;
+  when: string;
+  message: string | ((params: never) => string);
+  example?: unknown;
+}
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+type MessageOf<C extends ErrorCode> = (typeof ERROR_CODES)[C]['message'];
+
+/** The codes whose message names something of the request, and so needs its values. */
+export type ParameterisedCode = { [C in ErrorCode]: MessageOf<C> extends string ? never : C }[ErrorCode];
+export type FixedMessageCode = Exclude<ErrorCode, ParameterisedCode>;
+export type MessageParams<C extends ParameterisedCode> = Parameters<MessageOf<C>>[0];
+
+/** The message of a code whose text names something of the request. */
+export function errorMessage<C extends ParameterisedCode>(code: C, params: MessageParams<C>): string {
+  return (ERROR_CODES[code].message as (params: MessageParams<C>) => string)(params);
+}
+
+/** The message the documentation shows for a code: its sentence, or its function on `example`. */
+export function exampleMessage(code: ErrorCode): string {
+  const spec: ErrorSpec = ERROR_CODES[code];
+  if (typeof spec.message === 'string') return spec.message;
+  return (spec.message as (params: unknown) => string)(spec.example);
+}
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CODES[code].status;
+}
