@@ -5,6 +5,7 @@ import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
 import { createMetrics, type Metrics } from '../src/metrics.js';
 import { authenticate } from './middleware/authenticate.js';
+import { createClientRateLimit, type ClientRateLimit } from './middleware/client-rate-limit.js';
 import { errorHandler, methodNotAllowed, notFound } from './middleware/errors.js';
 import { httpMetrics } from './middleware/http-metrics.js';
 import { idempotency } from './middleware/idempotency.js';
@@ -25,6 +26,13 @@ export interface AppOptions {
   redis?: Redis;
   /** Requests per second per account (default 10); needs `redis`. */
   rateLimitPerSecond?: number;
+  /**
+   * Requests per second per client address that the key cache cannot admit (no key, an invalid
+   * key, or one not seen lately), limited before any database work (default 20); needs `redis`.
+   */
+  clientRateLimitPerSecond?: number;
+  /** Express's `trust proxy`: which proxies' `X-Forwarded-For` gives the client address (default none). */
+  trustProxy?: boolean | number | string;
   /** Namespace of the rate-limit and idempotency records in Redis (default `sl:`). */
   redisKeyPrefix?: string;
   /** Called when the rate limiter could not reach Redis and let a request through (for metrics). */
@@ -47,8 +55,9 @@ export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', options.trustProxy ?? false);
   const metrics = options.metrics ?? createMetrics();
-  const { rateLimited, idempotent } = redisGuards({
+  const { limitClient, rateLimited, idempotent } = redisGuards({
     onRateLimitRedisFailure: () => metrics.rateLimitRedisFailures.inc(),
     onRateLimitRejected: () => metrics.rateLimitRejections.inc(),
     ...options,
@@ -60,7 +69,7 @@ export function createApp(options: AppOptions): Express {
     SUPPRESSIONS_PATH,
     suppressionsRouter(options.db, [
       noStore,
-      authenticate(options.db, options.logger, options.authCacheTtlMs ?? 5000),
+      authenticate({ db: options.db, logger: options.logger, cacheTtlMs: options.authCacheTtlMs ?? 5000, limitClient }),
       ...rateLimited,
       // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:
       // application/json` on bodiless GET and DELETE too; those skip the parser.
@@ -100,11 +109,25 @@ function onlyForPost(handlers: readonly RequestHandler[]): RequestHandler {
   return (req, res, next) => (req.method === 'POST' ? forPost(req, res, next) : next());
 }
 
-/** Rate limiting and idempotency keys, both kept in Redis; neither is mounted without a client. */
-function redisGuards(options: AppOptions): { rateLimited: RequestHandler[]; idempotent: RequestHandler[] } {
+interface RedisGuards {
+  limitClient?: ClientRateLimit;
+  rateLimited: RequestHandler[];
+  idempotent: RequestHandler[];
+}
+
+/** Rate limits and idempotency keys, all kept in Redis; none is mounted without a client. */
+function redisGuards(options: AppOptions): RedisGuards {
   const { redis, logger } = options;
   if (!redis) return { rateLimited: [], idempotent: [] };
   const keyPrefix = options.redisKeyPrefix ?? 'sl:';
+  const limitClient = createClientRateLimit({
+    redis,
+    logger,
+    keyPrefix,
+    pointsPerSecond: options.clientRateLimitPerSecond ?? 20,
+    onRedisFailure: options.onRateLimitRedisFailure,
+    onRejected: options.onRateLimitRejected,
+  });
   const rateLimiter = createRateLimiter({
     redis,
     logger,
@@ -113,5 +136,5 @@ function redisGuards(options: AppOptions): { rateLimited: RequestHandler[]; idem
     onRedisFailure: options.onRateLimitRedisFailure,
     onRejected: options.onRateLimitRejected,
   });
-  return { rateLimited: [rateLimiter], idempotent: [idempotency({ redis, logger, keyPrefix })] };
+  return { limitClient, rateLimited: [rateLimiter], idempotent: [idempotency({ redis, logger, keyPrefix })] };
 }

@@ -24,6 +24,8 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
       logger,
       redis,
       rateLimitPerSecond: config.RATE_LIMIT_PER_SECOND,
+      clientRateLimitPerSecond: config.CLIENT_RATE_LIMIT_PER_SECOND,
+      trustProxy: config.TRUST_PROXY,
       metrics,
       queues,
       metricsToken: config.METRICS_TOKEN,

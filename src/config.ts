@@ -26,6 +26,20 @@ const configSchema = z.object({
   QUEUE_PREFIX: z.string().min(1).default('bull'),
   WORKER_CONCURRENCY: positiveInt.default(1000),
   RATE_LIMIT_PER_SECOND: positiveInt.default(10),
+  /** Per client address: requests without a key the API has seen lately, limited before any lookup. */
+  CLIENT_RATE_LIMIT_PER_SECOND: positiveInt.default(20),
+  /**
+   * Express's `trust proxy`: unset, the client address is the connection's; behind a load balancer,
+   * its hop count (`1`), `true`, or the proxies' addresses or subnets (`loopback, 10.0.0.0/8`).
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .min(1)
+    .transform((value) =>
+      value === 'true' ? true : value === 'false' ? false : /^[0-9]+$/.test(value) ? Number(value) : value,
+    )
+    .optional(),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

@@ -1,9 +1,10 @@
 import type { NextFunction, Request, Response } from 'express';
 import { findApiKeyByHash, touchApiKey, type ApiKeyCredentials } from '../../src/db/api-key-repository.js';
 import type { Database } from '../../src/db/database.js';
-import { hashToken } from '../../src/domain/api-key-token.js';
+import { hashToken, isWellFormedToken } from '../../src/domain/api-key-token.js';
 import { AppError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
+import type { ClientRateLimit } from './client-rate-limit.js';
 import { ExpiringCache } from './expiring-cache.js';
 
 export interface Caller {
@@ -12,6 +13,9 @@ export interface Caller {
 }
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+/** Keys remembered at once. Only well-formed tokens are cached, so this bounds the cache's memory too. */
+const MAX_CACHED_KEYS = 10_000;
 
 /** The caller that `authenticate` attached to this response. */
 export function callerOf(res: Response): Caller {
@@ -23,6 +27,15 @@ interface CachedKey {
   fetchedAt: number;
 }
 
+export interface AuthenticateOptions {
+  db: Database;
+  logger: Logger;
+  /** How long a lookup (found or not) is trusted; a revoked key stops working within this time. */
+  cacheTtlMs: number;
+  /** Limits, per client address, the requests the key cache cannot admit; none when absent. */
+  limitClient?: ClientRateLimit | undefined;
+}
+
 /**
  * Resolves `Authorization: Bearer <token>` to an account. Lookups (found or not) are cached for
  * `cacheTtlMs` so a request costs one database round trip, not two; a revoked key stops working
@@ -30,9 +43,14 @@ interface CachedKey {
  * is half way to expiry, so its requests never wait on that lookup. The cache is keyed by the token
  * itself, which is in this process's memory for the request anyway, so that a hit costs no
  * hashing; only the database ever sees the digest.
+ *
+ * Any request the cache does not admit (no key, an unknown, revoked or made-up key, or a key not
+ * seen lately) first passes `limitClient`; a token that cannot be one this service issued is then
+ * refused without a lookup and is not cached.
  */
-export function authenticate(db: Database, logger: Logger, cacheTtlMs: number) {
-  const cache = new ExpiringCache<string, CachedKey>(cacheTtlMs, 10_000);
+export function authenticate(options: AuthenticateOptions) {
+  const { db, logger, cacheTtlMs, limitClient } = options;
+  const cache = new ExpiringCache<string, CachedKey>(cacheTtlMs, MAX_CACHED_KEYS);
   const refreshing = new Set<string>();
 
   async function lookup(token: string): Promise<ApiKeyCredentials | null> {
@@ -65,16 +83,32 @@ export function authenticate(db: Database, logger: Logger, cacheTtlMs: number) {
     next();
   }
 
-  // Synchronous on a cache hit: most requests never wait on a promise here.
+  async function admitUncached(
+    token: string | undefined,
+    cached: CachedKey | undefined,
+    req: Request,
+    res: Response,
+    next: NextFunction,
+  ): Promise<void> {
+    if (limitClient) await limitClient(req, res);
+    if (token === undefined) throw new AppError('missing_api_key');
+    if (cached !== undefined) {
+      admit(cached.credentials, res, next);
+      return;
+    }
+    if (!isWellFormedToken(token)) throw new AppError('invalid_api_key');
+    admit(await lookup(token), res, next);
+  }
+
+  // Synchronous for a cached, usable key: most requests never wait on a promise here.
   return function authenticateRequest(req: Request, res: Response, next: NextFunction): Promise<void> | void {
     const token = BEARER.exec(req.get('authorization') ?? '')?.[1];
-    if (token === undefined) throw new AppError('missing_api_key');
-    const cached = cache.get(token);
-    if (cached !== undefined) {
+    const cached = token === undefined ? undefined : cache.get(token);
+    if (token !== undefined && cached?.credentials && !cached.credentials.revoked) {
       if (Date.now() - cached.fetchedAt >= cacheTtlMs / 2) refreshInBackground(token);
       admit(cached.credentials, res, next);
       return;
     }
-    return lookup(token).then((credentials) => admit(credentials, res, next));
+    return admitUncached(token, cached, req, res, next);
   };
 }

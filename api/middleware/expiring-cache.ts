@@ -1,4 +1,9 @@
-/** A small in-process map whose entries expire, bounded in size (the oldest entry goes first). */
+/**
+ * A small in-process map whose entries expire, bounded in count (the oldest entry goes first).
+ * Every entry lives for the same time and is moved to the end when set, so the map is in order of
+ * expiry: each `set` drops the expired entries at its front, and an entry that is never read again
+ * does not outlive its time by more than the next `set`.
+ */
 export class ExpiringCache<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number }>();
 
@@ -6,6 +11,10 @@ export class ExpiringCache<K, V> {
     private readonly ttlMs: number,
     private readonly maxEntries: number,
   ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
@@ -19,11 +28,12 @@ export class ExpiringCache<K, V> {
 
   set(key: K, value: V): void {
     if (this.ttlMs <= 0) return;
+    const now = Date.now();
     this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+    for (const [oldest, entry] of this.entries) {
+      if (entry.expiresAt > now && this.entries.size < this.maxEntries) break;
+      this.entries.delete(oldest);
     }
-    this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
+    this.entries.set(key, { value, expiresAt: now + this.ttlMs });
   }
 }

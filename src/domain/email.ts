@@ -6,9 +6,17 @@ const MAX_LOCAL_PART_LENGTH = 64;
 const EMAIL_PATTERN =
   /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
-/** Trimmed and lower-cased: the one form in which an address is stored and compared. */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * Trimmed and lower-cased: the one form in which an address is stored and compared. Only an ASCII
+ * address is lower-cased: Unicode lower-casing turns some characters into ASCII letters (the Kelvin
+ * sign into `k`), and one address must never silently become another. Anything else is left as
+ * given, so that `emailProblem` refuses what would be stored.
+ */
 export function normalizeEmail(raw: string): string {
-  return raw.trim().toLowerCase();
+  const trimmed = raw.trim();
+  return NON_ASCII.test(trimmed) ? trimmed : trimmed.toLowerCase();
 }
 
 /** Why a normalised address is not acceptable, or null when it is. */

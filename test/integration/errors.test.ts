@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
 import { issueApiKey, revokeApiKey } from '../../src/db/api-key-repository.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
+import { generateToken } from '../../src/domain/api-key-token.js';
 import { newId } from '../../src/domain/ids.js';
 import { ERROR_CODES } from '../../src/error-codes.js';
 import { createLogger } from '../../src/logger.js';
@@ -478,8 +479,8 @@ describe('503 service_unavailable when the database is unreachable', () => {
       body: { emails: ['a@example.com'] },
     },
   ])('when $route is called, then it answers 503 quickly instead of hanging', async ({ method, path, body }) => {
-    // Any token will do: looking the key up already needs the app.database.
-    const api = apiClient(down.url, `sl_${randomUUID()}`);
+    // Any well-formed token will do: looking the key up already needs the database.
+    const api = apiClient(down.url, generateToken());
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const started = performance.now();
       const response = await api.request(method, path, body === undefined ? {} : { body });
@@ -487,6 +488,12 @@ describe('503 service_unavailable when the database is unreachable', () => {
       expectError(response, 503, 'service_unavailable');
       // A hang guard, well under the test timeout; not a speed benchmark.
       expect(elapsed).toBeLessThan(5000);
+    }
+  });
+
+  it('when a token cannot be one this service issued, then it answers 403 without asking the database', async () => {
+    for (const token of [`sl_${randomUUID()}`, 'x'.repeat(8192), `${generateToken()}x`]) {
+      expectError(await apiClient(down.url, token).get('/suppressions'), 403, 'invalid_api_key');
     }
   });
 

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
+import { generateToken } from '../../src/domain/api-key-token.js';
 import { createLogger } from '../../src/logger.js';
 import { createMetrics, type Metrics } from '../../src/metrics.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE } from '../../src/queues.js';
@@ -315,7 +316,7 @@ describe('hardening', () => {
     const app = await startTestApp(db);
     cleanups.push(() => app.close());
     const started = Date.now();
-    const response = await apiClient(app.url, 'sl_someTokenThatIsLongEnoughToLookReal0123456789').get('/suppressions');
+    const response = await apiClient(app.url, generateToken()).get('/suppressions');
     return { ms: Date.now() - started, status: response.status, name: response.body.name };
   }
 

@@ -13,6 +13,7 @@ const DEFAULTS = {
   QUEUE_PREFIX: 'bull',
   WORKER_CONCURRENCY: 1000,
   RATE_LIMIT_PER_SECOND: 10,
+  CLIENT_RATE_LIMIT_PER_SECOND: 20,
 };
 
 /** The ConfigError that loading this environment throws. */
@@ -59,6 +60,15 @@ describe('loadConfig', () => {
       WORKER_CONCURRENCY: 5,
       RATE_LIMIT_PER_SECOND: 100,
     });
+  });
+
+  it.each([
+    ['1', 1],
+    ['true', true],
+    ['false', false],
+    ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+  ])('when TRUST_PROXY is %j, then Express is given %j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toStrictEqual(expected);
   });
 
   it('when PORT is 0, then it is accepted (a free port is picked)', () => {

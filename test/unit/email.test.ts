@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { partitionEmails } from '../../src/domain/email-batch.js';
 import { MAX_EMAIL_LENGTH, emailProblem, normalizeEmail } from '../../src/domain/email.js';
@@ -31,6 +32,31 @@ describe('normalizeEmail', () => {
 
   it('when the inside of an address has spaces, then they are kept for validation to refuse', () => {
     expect(normalizeEmail(' first last@example.com ')).toBe('first last@example.com');
+  });
+
+  it.each([
+    ['a Kelvin sign', '\u212Aate@example.com'],
+    ['a dotted capital I', '\u0130nfo@example.com'],
+    ['a non-ASCII capital in the domain', 'kate@\u212Aexample.com'],
+  ])('when an address has %s, then it is not turned into another address, and it is refused', (_what, raw) => {
+    const normal = normalizeEmail(raw);
+    expect(normal).toBe(raw);
+    expect(emailProblem(normal)).toBe(INVALID);
+  });
+
+  it('when any string is normalised, then an accepted result is ASCII and what lower-casing the given ASCII gives', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'Kk\u212A\u0130iIaA@.-_ \u00A0e\u017Fs'.split('')), maxLength: 24 }),
+        (raw) => {
+          const normal = normalizeEmail(`${raw}@Example.com`);
+          if (emailProblem(normal) !== null) return;
+          expect(normal).toMatch(/^[\x21-\x7e]+$/);
+          expect(normal).toBe(`${raw}@Example.com`.trim().toLowerCase());
+        },
+      ),
+      { seed: 11, numRuns: 2000 },
+    );
   });
 });
 

@@ -84,6 +84,19 @@ describe('ExpiringCache', () => {
     expect(cache.get('b')).toBe(20);
   });
 
+  it('when entries expire and are never read again, then the next set drops them all', () => {
+    const cache = new ExpiringCache<string, number>(1000, 100);
+    for (let index = 0; index < 50; index += 1) cache.set(`junk-${index}`, index);
+    vi.advanceTimersByTime(500);
+    cache.set('recent', 1);
+    expect(cache.size).toBe(51);
+    vi.advanceTimersByTime(500);
+    cache.set('new', 2);
+    expect(cache.size).toBe(2);
+    expect(cache.get('recent')).toBe(1);
+    expect(cache.get('new')).toBe(2);
+  });
+
   it.each([0, -1])('when the ttl is %d, then nothing is stored', (ttl) => {
     const cache = new ExpiringCache<string, string>(ttl, 10);
     cache.set('key', 'value');
