@@ -9,17 +9,17 @@
 export const ERROR_CODES = {
   invalid_idempotency_key: {
     status: 400,
-    when: 'The `Idempotency-Key` header is empty or longer than 256 characters.',
+    when: 'An `Idempotency-Key` header that is empty or longer than 256 characters.',
     message: 'The `Idempotency-Key` header must be between 1 and 256 characters.',
   },
   missing_api_key: {
     status: 401,
-    when: 'No `Authorization: Bearer <API_KEY>` header.',
+    when: 'No `Authorization` header, or one that is not `Bearer <token>`.',
     message: 'Missing API key in the authorization header. Use `Authorization: Bearer <API_KEY>`.',
   },
   restricted_api_key: {
     status: 401,
-    when: 'The key may only send email.',
+    when: 'A `sending_access` key on `/suppressions`.',
     message: 'This API key is restricted to sending emails. Use a key with full access.',
   },
   unauthorized: {
@@ -31,12 +31,12 @@ export const ERROR_CODES = {
   },
   invalid_api_key: {
     status: 403,
-    when: 'The key is unknown or revoked.',
+    when: 'An unknown or revoked key, or a token this service cannot have issued.',
     message: 'API key is invalid.',
   },
   not_found: {
     status: 404,
-    when: 'No such suppression in the caller’s account (one of another account is not found either), or no such route.',
+    when: 'An unknown suppression (one of another account is unknown too), or an unknown route.',
     message: 'Suppression not found.',
   },
   method_not_allowed: {
@@ -48,41 +48,41 @@ export const ERROR_CODES = {
   },
   invalid_idempotent_request: {
     status: 409,
-    when: 'The `Idempotency-Key` was used before with another method, path or body.',
+    when: 'An `Idempotency-Key` already used with another method, path or body.',
     message: 'This `Idempotency-Key` was already used with a different request.',
   },
   concurrent_idempotent_requests: {
     status: 409,
-    when: 'A request with the same `Idempotency-Key` is still running.',
+    when: 'An `Idempotency-Key` whose first request is still running.',
     message: 'A request with this `Idempotency-Key` is still in progress. Retry once it has finished.',
   },
   payload_too_large: {
     status: 413,
-    when: 'The body is larger than the limit (1 MB unless configured otherwise).',
+    when: 'A body over the limit (1 MB).',
     message: ({ limit }: { limit: string }) => `The request body is larger than the limit of ${limit}.`,
     example: { limit: '1mb' },
   },
   validation_error: {
     status: 422,
-    when: 'The query, path or body is invalid; the message names the first field at fault.',
+    when: 'Any invalid query, path or body: a bad `limit`, cursor, `origin`, address or id, `after` with `before`, `emails` with `ids` or neither, 0 or more than 100 items, malformed JSON, a body that does not decode as its `Content-Encoding` says, or bad percent-encoding. The message names the first field at fault.',
     message: ({ field, problem }: { field: string; problem: string }) => `\`${field}\` ${problem}`,
     example: { field: 'emails[2]', problem: 'is not a valid email address.' },
   },
   rate_limit_exceeded: {
     status: 429,
-    when: 'Over the rate of the account, or of the client address before it has authenticated; `retry-after` says when to retry.',
+    when: 'Over the account’s limit, or too many requests without a key in use from one client address; `retry-after` says when to retry.',
     message: ({ retryAfterSeconds }: { retryAfterSeconds: number }) =>
       `Too many requests. Retry after ${retryAfterSeconds} second(s).`,
     example: { retryAfterSeconds: 1 },
   },
   internal_server_error: {
     status: 500,
-    when: 'An unexpected failure; the body never carries internals.',
+    when: 'Anything else; the body never carries internals.',
     message: 'An unexpected error occurred.',
   },
   service_unavailable: {
     status: 503,
-    when: 'PostgreSQL or Redis cannot be reached; retry shortly.',
+    when: 'PostgreSQL unreachable, or Redis for a request with an `Idempotency-Key`.',
     message: 'The database is unavailable. Try again shortly.',
   },
 } as const satisfies Record<string, ErrorSpec>;
