@@ -4,7 +4,7 @@ import { recordEvents, type EventOutcome, type EventRecord, type RecordedEvent }
 import { newId } from '../src/domain/ids.js';
 import { suppressingOrigin } from '../src/events/classify.js';
 import { InvalidEventError, parseSuppressionEvent, type SuppressionEvent } from '../src/events/event-schema.js';
-import { WriteCoalescer, type CoalescerOptions } from './write-coalescer.js';
+import { WriteCoalescer, type CoalescerOptions } from '../src/write-coalescer.js';
 
 export interface EventJobResult {
   outcome: Exclude<EventOutcome, 'unknown_account'>;
