@@ -1,8 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Database } from '../src/db/database.js';
-import { recordEvents, type EventOutcome, type EventRecord, type RecordedEvent } from '../src/db/event-repository.js';
-import { newId } from '../src/domain/ids.js';
-import { suppressingOrigin } from '../src/events/classify.js';
+import { recordEvents, type EventOutcome, type RecordedEvent } from '../src/db/event-repository.js';
+import { toEventRecord, type EventRecord } from '../src/events/event-record.js';
 import { InvalidEventError, parseSuppressionEvent, type SuppressionEvent } from '../src/events/event-schema.js';
 import { WriteCoalescer, type CoalescerOptions } from '../src/write-coalescer.js';
 
@@ -11,26 +10,7 @@ export interface EventJobResult {
   suppression_id: string | null;
 }
 
-function toRecord(event: SuppressionEvent): EventRecord {
-  const origin = suppressingOrigin(event);
-  return {
-    accountId: event.account_id,
-    eventId: event.event_id,
-    type: event.type,
-    email: event.email,
-    sourceId: event.source_id,
-    origin,
-    suppressionId: origin === null ? null : newId(),
-    occurredAt: event.occurred_at,
-    bounceType: event.bounce?.type ?? null,
-    bounceSubType: event.bounce?.sub_type ?? null,
-    bounceStatus: event.bounce?.status ?? null,
-    bounceDiagnostic: event.bounce?.diagnostic ?? null,
-    feedbackType: event.complaint?.feedback_type ?? null,
-  };
-}
-
-const keyOf = (record: EventRecord): string => `${record.accountId}\n${record.eventId}`;
+const keyOf = (record: EventRecord): string => `${record.account_id}\n${record.event_id}`;
 
 /**
  * Writes a batch in one statement. The same event twice in one batch (two job ids, one event) is
@@ -50,7 +30,7 @@ async function writeBatch(db: Database, records: EventRecord[]): Promise<Recorde
     const position = firstIndex.get(keyOf(record)) as number;
     const result = written[position] as RecordedEvent;
     const isCopy = distinct[position] !== record && result.outcome !== 'unknown_account';
-    return isCopy ? { outcome: 'duplicate', suppressionId: result.suppressionId } : result;
+    return isCopy ? { outcome: 'duplicate', suppression_id: result.suppression_id } : result;
   });
 }
 
@@ -80,10 +60,10 @@ export function createEventProcessor(db: Database, coalescing: CoalescerOptions)
       if (job.name !== event.type) {
         throw new UnrecoverableError(`invalid event: job name "${job.name}" does not match type "${event.type}"`);
       }
-      const { outcome, suppressionId } = await coalescer.submit(toRecord(event));
+      const { outcome, suppression_id } = await coalescer.submit(toEventRecord(event));
       if (outcome === 'unknown_account')
         throw new UnrecoverableError(`invalid event: account ${event.account_id} does not exist`);
-      return { outcome, suppression_id: suppressionId };
+      return { outcome, suppression_id };
     },
     drain: () => coalescer.drain(),
   };
