@@ -20,6 +20,7 @@ WITH input AS (
 ), fresh AS (
   SELECT input.* FROM input
   JOIN accounts ON accounts.id = input.account_id
+  -- An event already stored is a duplicate, as src/events/duplicate-events.ts defines it.
   WHERE NOT EXISTS (
     SELECT 1 FROM suppression_events e WHERE e.account_id = input.account_id AND e.event_id = input.event_id
   )
@@ -61,6 +62,7 @@ SELECT
   CASE
     WHEN recorded.outcome IS NOT NULL THEN recorded.outcome
     WHEN NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.id = input.account_id) THEN 'unknown_account'
+    -- Stored before this statement, or by a batch that committed first (the ON CONFLICT above).
     ELSE 'duplicate'
   END AS outcome,
   recorded.suppression_id
@@ -70,8 +72,9 @@ ORDER BY input.ordinality`;
 
 /**
  * Records events and applies the suppressing ones, in one statement (so one transaction). An
- * event already recorded for its account changes nothing and comes back as `duplicate`; an
- * address already on the list keeps its first entry. Events must be distinct by (account, event id).
+ * event already recorded for its account changes nothing and comes back as `duplicate` (see
+ * src/events/duplicate-events.ts); an address already on the list keeps its first entry. Events
+ * must be distinct by (account, event id).
  */
 export async function recordEvents(db: Queryable, records: readonly EventRecord[]): Promise<RecordedEvent[]> {
   const { rows } = await db.query<RecordedEvent>({
