@@ -8,13 +8,14 @@ import type { EventRecord } from './event-record.js';
  *
  * - A copy later in the same batch is not written: `writeOnce` writes the first and reports the
  *   copy `duplicate` with the suppression id the first got (null when the first suppressed nothing
- *   or was itself a duplicate). When the first names an unknown account, so does the copy.
+ *   or was itself a duplicate). A copy of an event for an unknown account reports
+ *   `unknown_account`, as its first does.
  * - A copy whose event is already stored, from an earlier batch or one committed alongside, is
  *   found by `recordEvents` through the primary key of `suppression_events`, which is this same
  *   (account_id, event_id): it records nothing and reports `duplicate` with a null suppression id,
  *   as the statement does not read the earlier record back.
  *
- * Nothing else decides it: the SQL in `recordEvents` names this module where it applies the key.
+ * Nothing else decides it; the SQL in `recordEvents` points here where it applies the key.
  */
 export function eventIdentity(record: Pick<EventRecord, 'account_id' | 'event_id'>): string {
   return `${record.account_id}\n${record.event_id}`;
