@@ -5,7 +5,7 @@ import { toEventRecord } from './event-record.js';
 import type { SuppressionEvent } from './event-schema.js';
 
 /**
- * Applies validated events in one statement (one transaction) and reports each one's outcome, in
+ * Applies validated events together, written by one recordEvents call, and reports each one's outcome, in
  * order: suppressed, already_suppressed, not_suppressed, duplicate (see duplicate-events.ts), or
  * unknown_account, which the caller turns into a failure of its own.
  */
