@@ -1,57 +1,13 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Database } from '../src/db/database.js';
-import { recordEvents, type EventOutcome, type EventRecord, type RecordedEvent } from '../src/db/event-repository.js';
-import { newId } from '../src/domain/ids.js';
-import { suppressingOrigin } from '../src/events/classify.js';
+import type { EventOutcome, RecordedEvent } from '../src/db/event-repository.js';
 import { InvalidEventError, parseSuppressionEvent, type SuppressionEvent } from '../src/events/event-schema.js';
-import { WriteCoalescer, type CoalescerOptions } from './write-coalescer.js';
+import { recordEventBatch } from '../src/events/record-event-batch.js';
+import { WriteCoalescer, type CoalescerOptions } from '../src/write-coalescer.js';
 
 export interface EventJobResult {
   outcome: Exclude<EventOutcome, 'unknown_account'>;
   suppression_id: string | null;
-}
-
-function toRecord(event: SuppressionEvent): EventRecord {
-  const origin = suppressingOrigin(event);
-  return {
-    accountId: event.account_id,
-    eventId: event.event_id,
-    type: event.type,
-    email: event.email,
-    sourceId: event.source_id,
-    origin,
-    suppressionId: origin === null ? null : newId(),
-    occurredAt: event.occurred_at,
-    bounceType: event.bounce?.type ?? null,
-    bounceSubType: event.bounce?.sub_type ?? null,
-    bounceStatus: event.bounce?.status ?? null,
-    bounceDiagnostic: event.bounce?.diagnostic ?? null,
-    feedbackType: event.complaint?.feedback_type ?? null,
-  };
-}
-
-const keyOf = (record: EventRecord): string => `${record.accountId}\n${record.eventId}`;
-
-/**
- * Writes a batch in one statement. The same event twice in one batch (two job ids, one event) is
- * written once; the later copies are duplicates, as they would be in separate batches.
- */
-async function writeBatch(db: Database, records: EventRecord[]): Promise<RecordedEvent[]> {
-  const firstIndex = new Map<string, number>();
-  const distinct: EventRecord[] = [];
-  for (const record of records) {
-    if (!firstIndex.has(keyOf(record))) {
-      firstIndex.set(keyOf(record), distinct.length);
-      distinct.push(record);
-    }
-  }
-  const written = await recordEvents(db, distinct);
-  return records.map((record) => {
-    const position = firstIndex.get(keyOf(record)) as number;
-    const result = written[position] as RecordedEvent;
-    const isCopy = distinct[position] !== record && result.outcome !== 'unknown_account';
-    return isCopy ? { outcome: 'duplicate', suppressionId: result.suppressionId } : result;
-  });
 }
 
 export interface EventProcessor {
@@ -63,10 +19,14 @@ export interface EventProcessor {
 /**
  * Turns one `suppression-events` job into a suppression. Invalid data and unknown accounts fail the
  * job for good (UnrecoverableError) with the reason; any other failure (the database away, say)
- * is thrown as is, so BullMQ retries it with backoff.
+ * is thrown as is, so BullMQ retries it with backoff. Concurrent jobs are written together, one
+ * statement per batch, by recordEventBatch.
  */
 export function createEventProcessor(db: Database, coalescing: CoalescerOptions): EventProcessor {
-  const coalescer = new WriteCoalescer<EventRecord, RecordedEvent>((records) => writeBatch(db, records), coalescing);
+  const coalescer = new WriteCoalescer<SuppressionEvent, RecordedEvent>(
+    (events) => recordEventBatch(db, events),
+    coalescing,
+  );
 
   return {
     async process(job) {
@@ -80,10 +40,10 @@ export function createEventProcessor(db: Database, coalescing: CoalescerOptions)
       if (job.name !== event.type) {
         throw new UnrecoverableError(`invalid event: job name "${job.name}" does not match type "${event.type}"`);
       }
-      const { outcome, suppressionId } = await coalescer.submit(toRecord(event));
+      const { outcome, suppression_id } = await coalescer.submit(event);
       if (outcome === 'unknown_account')
         throw new UnrecoverableError(`invalid event: account ${event.account_id} does not exist`);
-      return { outcome, suppression_id: suppressionId };
+      return { outcome, suppression_id };
     },
     drain: () => coalescer.drain(),
   };

@@ -1,44 +1,26 @@
-import type { Origin } from '../domain/suppression.js';
+import type { EventRecord } from '../events/event-record.js';
 import type { Queryable } from './database.js';
-
-/** One event ready to be written: validated, classified, with the ids it will use if it is new. */
-export interface EventRecord {
-  accountId: string;
-  eventId: string;
-  type: 'bounce' | 'complaint';
-  email: string;
-  sourceId: string;
-  /** The origin it suppresses with, or null when it is only recorded. */
-  origin: Origin | null;
-  /** For a suppressing event: the id its suppression gets if it is the one that creates it. */
-  suppressionId: string | null;
-  occurredAt: string;
-  bounceType: string | null;
-  bounceSubType: string | null;
-  bounceStatus: string | null;
-  bounceDiagnostic: string | null;
-  feedbackType: string | null;
-}
 
 export type EventOutcome = 'suppressed' | 'already_suppressed' | 'not_suppressed' | 'duplicate' | 'unknown_account';
 
 export interface RecordedEvent {
   outcome: EventOutcome;
   /** The entry that suppresses the address, when the event suppressed or found one. */
-  suppressionId: string | null;
+  suppression_id: string | null;
 }
 
 const RECORD_SQL = `
 WITH input AS (
+  -- The record's fields are the columns' names, so the JSON keys are read as they are.
   SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (
-    "accountId" uuid, "eventId" text, type text, email text, "sourceId" uuid, origin text, "suppressionId" uuid,
-    "occurredAt" timestamptz, "bounceType" text, "bounceSubType" text, "bounceStatus" text,
-    "bounceDiagnostic" text, "feedbackType" text
-  )) WITH ORDINALITY AS t(account_id, event_id, type, email, source_id, origin, suppression_id,
-                          occurred_at, bounce_type, bounce_sub_type, bounce_status, bounce_diagnostic, feedback_type, ord)
+    account_id uuid, event_id text, type text, email text, source_id uuid, origin text, suppression_id uuid,
+    occurred_at timestamptz, bounce_type text, bounce_sub_type text, bounce_status text,
+    bounce_diagnostic text, complaint_feedback_type text
+  )) WITH ORDINALITY AS t
 ), fresh AS (
   SELECT input.* FROM input
   JOIN accounts ON accounts.id = input.account_id
+  -- An event already stored is a duplicate, as src/events/duplicate-events.ts defines it.
   WHERE NOT EXISTS (
     SELECT 1 FROM suppression_events e WHERE e.account_id = input.account_id AND e.event_id = input.event_id
   )
@@ -46,14 +28,14 @@ WITH input AS (
   INSERT INTO suppressions (id, account_id, email, origin, source_id)
   SELECT suppression_id, account_id, email, origin, source_id FROM fresh
   WHERE origin IS NOT NULL
-  ORDER BY account_id, email, ord
+  ORDER BY account_id, email, ordinality
   ON CONFLICT (account_id, email) DO NOTHING
   RETURNING id, account_id, email
 ), recorded AS (
   INSERT INTO suppression_events (account_id, event_id, type, email, source_id, bounce_type, bounce_sub_type,
                                   bounce_status, bounce_diagnostic, complaint_feedback_type, suppression_id, outcome, occurred_at)
   SELECT f.account_id, f.event_id, f.type, f.email, f.source_id, f.bounce_type, f.bounce_sub_type,
-         f.bounce_status, f.bounce_diagnostic, f.feedback_type,
+         f.bounce_status, f.bounce_diagnostic, f.complaint_feedback_type,
          CASE
            WHEN f.origin IS NULL THEN NULL
            WHEN f.suppression_id IN (SELECT id FROM added) THEN f.suppression_id
@@ -80,29 +62,30 @@ SELECT
   CASE
     WHEN recorded.outcome IS NOT NULL THEN recorded.outcome
     WHEN NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.id = input.account_id) THEN 'unknown_account'
+    -- Stored before this statement, or by a batch that committed first (the ON CONFLICT above).
     ELSE 'duplicate'
   END AS outcome,
   recorded.suppression_id
 FROM input
 LEFT JOIN recorded ON recorded.account_id = input.account_id AND recorded.event_id = input.event_id
-ORDER BY input.ord`;
+ORDER BY input.ordinality`;
 
 /**
  * Records events and applies the suppressing ones, in one statement (so one transaction). An
- * event already recorded for its account changes nothing and comes back as `duplicate`; an
- * address already on the list keeps its first entry. Events must be distinct by (account, event id).
+ * event already recorded for its account changes nothing and comes back as `duplicate` (see
+ * src/events/duplicate-events.ts); an address already on the list keeps its first entry. Events
+ * must be distinct by (account, event id).
  */
 export async function recordEvents(db: Queryable, records: readonly EventRecord[]): Promise<RecordedEvent[]> {
-  const { rows } = await db.query<{ outcome: EventOutcome; suppression_id: string | null }>({
+  const { rows } = await db.query<RecordedEvent>({
     // Unnamed on purpose: a saved generic plan, made while the tables were small, would keep
     // scanning them whole as they grow. Planning once per batch is cheap.
     text: RECORD_SQL,
     // One JSON document instead of an array per column: serialised natively, not value by value.
     values: [JSON.stringify(records)],
   });
-  const results = rows.map((row) => ({ outcome: row.outcome, suppressionId: row.suppression_id }));
-  await fillConcurrentEntries(db, records, results);
-  return results;
+  await fillConcurrentEntries(db, records, rows);
+  return rows;
 }
 
 /**
@@ -116,7 +99,7 @@ async function fillConcurrentEntries(
 ): Promise<void> {
   const missing = records.filter((_, index) => {
     const result = results[index] as RecordedEvent;
-    return result.outcome === 'already_suppressed' && result.suppressionId === null;
+    return result.outcome === 'already_suppressed' && result.suppression_id === null;
   });
   if (missing.length === 0) return;
   const { rows } = await db.query<{ account_id: string; event_id: string; id: string }>({
@@ -125,13 +108,13 @@ async function fillConcurrentEntries(
            WHERE e.account_id = wanted.account_id AND e.event_id = wanted.event_id
              AND s.account_id = e.account_id AND s.email = e.email
            RETURNING e.account_id, e.event_id, s.id`,
-    values: [missing.map((record) => record.accountId), missing.map((record) => record.eventId)],
+    values: [missing.map((record) => record.account_id), missing.map((record) => record.event_id)],
   });
   const idOf = new Map(rows.map((row) => [`${row.account_id}\n${row.event_id}`, row.id]));
   records.forEach((record, index) => {
     const result = results[index] as RecordedEvent;
-    if (result.outcome === 'already_suppressed' && result.suppressionId === null) {
-      result.suppressionId = idOf.get(`${record.accountId}\n${record.eventId}`) ?? null;
+    if (result.outcome === 'already_suppressed' && result.suppression_id === null) {
+      result.suppression_id = idOf.get(`${record.account_id}\n${record.event_id}`) ?? null;
     }
   });
 }

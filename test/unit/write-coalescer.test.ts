@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WriteCoalescer } from '../../workers/write-coalescer.js';
+import { WriteCoalescer } from '../../src/write-coalescer.js';
 
 function recordingWriter() {
   const batches: number[][] = [];

@@ -20,7 +20,8 @@ export interface CoalescerOptions {
 /**
  * Gathers items submitted by concurrent callers into one write: each caller's promise settles
  * only after the write that carried its item has finished (committed, or failed for all of them).
- * Batches may be in flight side by side; `drain` waits for every one.
+ * Batches may be in flight side by side; `drain` waits for every one. It knows nothing of queues
+ * or tables, so it lives in the core where any entry point may use it.
  */
 export class WriteCoalescer<I, O> {
   private pending: Pending<I, O>[] = [];

@@ -1,0 +1,46 @@
+import type { Origin } from '../domain/suppression.js';
+import { newId } from '../domain/ids.js';
+import { suppressingOrigin } from './classify.js';
+import type { EventType, SuppressionEvent } from './event-schema.js';
+
+/**
+ * One event ready to be written: validated, classified, with the id its suppression will get if it
+ * is new. Fields are named after the columns they are written to (`suppression_events`, and
+ * `suppressions` for `origin`), so the statement reads them by name.
+ */
+export interface EventRecord {
+  account_id: string;
+  event_id: string;
+  type: EventType;
+  email: string;
+  source_id: string;
+  /** The origin it suppresses with, or null when it is only recorded. */
+  origin: Origin | null;
+  /** For a suppressing event: the id its suppression gets if it is the one that creates it. */
+  suppression_id: string | null;
+  occurred_at: string;
+  bounce_type: string | null;
+  bounce_sub_type: string | null;
+  bounce_status: string | null;
+  bounce_diagnostic: string | null;
+  complaint_feedback_type: string | null;
+}
+
+export function toEventRecord(event: SuppressionEvent): EventRecord {
+  const origin = suppressingOrigin(event);
+  return {
+    account_id: event.account_id,
+    event_id: event.event_id,
+    type: event.type,
+    email: event.email,
+    source_id: event.source_id,
+    origin,
+    suppression_id: origin === null ? null : newId(),
+    occurred_at: event.occurred_at,
+    bounce_type: event.bounce?.type ?? null,
+    bounce_sub_type: event.bounce?.sub_type ?? null,
+    bounce_status: event.bounce?.status ?? null,
+    bounce_diagnostic: event.bounce?.diagnostic ?? null,
+    complaint_feedback_type: event.complaint?.feedback_type ?? null,
+  };
+}
