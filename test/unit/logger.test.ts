@@ -7,14 +7,14 @@ describe('every log line', () => {
     const { logger, lines } = captureLogs('info');
     logger.error(
       { path: '/suppressions/Kate@Example.com', url: '/suppressions/a%40b.co?x=1', nested: { to: ['c@d.org'] } },
-      'could not remove e.f@g.example',
+      'could not remove e.f@g.example or user@[127.0.0.1]',
     );
     expect(lines).toHaveLength(1);
     const line = lines[0]!;
-    for (const address of ['Kate@Example.com', 'a%40b.co', 'c@d.org', 'e.f@g.example']) {
+    for (const address of ['Kate@Example.com', 'a%40b.co', 'c@d.org', 'e.f@g.example', 'user@[127.0.0.1]']) {
       expect(line).not.toContain(address);
     }
-    expect(line.match(/\[email\]/g)).toHaveLength(4);
+    expect(line.match(/\[email\]/g)).toHaveLength(5);
   });
 
   it('when a token reaches a log line, as a field, in a URL or after its scheme, then it is written as [redacted]', () => {
