@@ -6,11 +6,9 @@ import { generateToken } from '../../src/domain/api-key-token.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Origin } from '../../src/domain/suppression.js';
 import { newAccount } from '../support/accounts.js';
+import { ISO_MS, UUID_V7 } from '../support/formats.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { useTestApp } from '../support/test-app.js';
-
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const app = useTestApp();
 
@@ -41,7 +39,7 @@ describe('adding through the SDK', () => {
     const { resend } = await newClient();
     const email = uniqueEmail();
     const added = dataOf(await resend.suppressions.add({ email: email }));
-    expect(added).toEqual({ object: 'suppression', id: expect.stringMatching(UUID) });
+    expect(added).toEqual({ object: 'suppression', id: expect.stringMatching(UUID_V7) });
 
     const entry = dataOf(await resend.suppressions.get(added.id));
     expect(entry).toEqual({
@@ -64,8 +62,8 @@ describe('adding through the SDK', () => {
     expect(batch.data.map((entry) => entry.object)).toEqual(['suppression', 'suppression', 'suppression']);
     const [first, second, third] = batch.data.map((entry) => entry.id);
     expect(second).toBe(existingId);
-    expect(first).toMatch(UUID);
-    expect(third).toMatch(UUID);
+    expect(first).toMatch(UUID_V7);
+    expect(third).toMatch(UUID_V7);
     expect(new Set([first, second, third]).size).toBe(3);
 
     expect(dataOf(await resend.suppressions.get(fresh1!)).id).toBe(first);
