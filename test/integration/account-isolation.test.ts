@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { newAccount } from '../support/accounts.js';
-import { addInOrder, apiClient, type ApiClient, type ApiResponse } from '../support/api-client.js';
+import { addInOrder, type ApiClient, type ApiResponse } from '../support/api-client.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
-import { useTestApp } from '../support/test-app.js';
+import { newApiAccount, useTestApp } from '../support/test-app.js';
 
 const app = useTestApp();
 
 /** Two brand-new accounts, each with its own full-access key. */
 async function twoAccounts(): Promise<{ owner: ApiClient; other: ApiClient }> {
-  const [ownerKey, otherKey] = await Promise.all([newAccount(app.database.db), newAccount(app.database.db)]);
-  expect(ownerKey.accountId).not.toBe(otherKey.accountId);
-  return { owner: apiClient(app.server.url, ownerKey.token), other: apiClient(app.server.url, otherKey.token) };
+  const [owner, other] = await Promise.all([newApiAccount(app), newApiAccount(app)]);
+  expect(owner.accountId).not.toBe(other.accountId);
+  return { owner: owner.api, other: other.api };
 }
 
 const idsOf = (response: ApiResponse): string[] => response.body.data.map((entry: { id: string }) => entry.id);

@@ -20,6 +20,7 @@ async function rowVersion(keyId: string): Promise<string | undefined> {
 describe('recording key use', () => {
   it('when a key is used for the first time, then its last use is recorded', async () => {
     const { keyId } = await newAccount(database.db);
+
     expect(await lastUsedAt(keyId)).toBeNull();
 
     await touchApiKey(database.db, keyId);
@@ -50,6 +51,7 @@ describe('recording key use', () => {
     await touchApiKey(database.db, keyId);
 
     const fresh = await lastUsedAt(keyId);
+
     expect(fresh!.getTime() - stale!.getTime()).toBeGreaterThanOrEqual(110_000);
   });
 });

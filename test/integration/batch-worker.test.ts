@@ -27,6 +27,7 @@ describe('add jobs', () => {
       account_id: accountId,
       emails: [fresh1!, present!, ` ${fresh1!.toUpperCase()} `, 'not-an-address', fresh2!, ''],
     });
+
     expect(await resultOf(jobId)).toEqual({
       total: 6,
       added: 2,
@@ -51,6 +52,7 @@ describe('add jobs', () => {
     const { accountId } = await newAccount(setup.database.db);
     const emails = uniqueEmails(3);
     const result = await resultOf(await setup.producer.add({ account_id: accountId, emails, origin: 'bounce' }));
+
     expect(result.added).toBe(3);
     const page = await listSuppressions(setup.database.db, { accountId, limit: 10 });
     expect(page.entries.map((entry) => [entry.origin, entry.sourceId])).toEqual([
@@ -65,6 +67,7 @@ describe('add jobs', () => {
     const emails = uniqueEmails(5000);
     const jobId = await setup.producer.add({ account_id: accountId, emails });
     const result = await resultOf(jobId);
+
     expect(result).toMatchObject({ total: 5000, added: 5000, invalid: 0 });
     const job = await setup.batches.queue.getJob(jobId);
     expect(job?.progress).toEqual({ processed: 5000, total: 5000 });
@@ -75,6 +78,7 @@ describe('add jobs', () => {
     const emails = uniqueEmails(20);
     await resultOf(await setup.producer.add({ account_id: accountId, emails }));
     const again = await resultOf(await setup.producer.add({ account_id: accountId, emails }));
+
     expect(again).toMatchObject({ added: 0, already_present: 20 });
   });
 });
@@ -87,6 +91,7 @@ describe('remove jobs', () => {
     const result = await resultOf(
       await setup.producer.remove({ account_id: accountId, emails: [gone1!, missing!, gone2!.toUpperCase(), 'bad'] }),
     );
+
     expect(result).toMatchObject({ total: 4, removed: 2, not_found: 1, invalid: 1, duplicates: 0 });
     expect(await findSuppressionByEmail(setup.database.db, accountId, kept!)).not.toBeNull();
     expect(await findSuppressionByEmail(setup.database.db, accountId, gone1!)).toBeNull();
@@ -107,6 +112,7 @@ describe('remove jobs', () => {
         ids: [mine!.id.toUpperCase(), theirs!.id, 'nope', mine!.id],
       }),
     );
+
     expect(result).toMatchObject({ removed: 1, not_found: 1, invalid: 1, duplicates: 1 });
     expect(result.invalid_entries).toEqual([{ index: 2, value: 'nope', reason: 'is not a suppression id (a UUID)' }]);
     expect(await listSuppressions(setup.database.db, { accountId: otherId, limit: 10 })).toMatchObject({
@@ -120,6 +126,7 @@ describe('bad jobs', () => {
     const missing = randomUUID();
     const jobId = await setup.producer.add({ account_id: missing, emails: [uniqueEmail()] });
     const { job, state } = await settled(setup.batches.queue, jobId);
+
     expect(state).toBe('failed');
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toBe(`invalid batch: account ${missing} does not exist`);
@@ -133,6 +140,7 @@ describe('bad jobs', () => {
       { attempts: 5 },
     );
     const { job, state } = await settled(setup.batches.queue, raw.id!);
+
     expect(state).toBe('failed');
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toMatch(

@@ -30,6 +30,7 @@ describe('the rules', () => {
     const email = uniqueEmail();
     const event = complaintEvent(accountId, email);
     const { job, state } = await publishAndSettle(event);
+
     expect(state).toBe('completed');
     const entry = await findSuppressionByEmail(setup.database.db, accountId, email);
     expect(entry).toMatchObject({ origin: 'complaint', sourceId: event.source_id });
@@ -41,6 +42,7 @@ describe('the rules', () => {
     const email = uniqueEmail();
     const event = bounceEvent(accountId, email);
     const { job } = await publishAndSettle(event);
+
     expect(job.returnvalue.outcome).toBe('suppressed');
     expect(await findSuppressionByEmail(setup.database.db, accountId, email)).toMatchObject({
       origin: 'bounce',
@@ -67,6 +69,7 @@ describe('the rules', () => {
     const { accountId } = await newAccount(setup.database.db);
     const email = uniqueEmail();
     await publishAndSettle(complaintEvent(accountId, `  ${email.toUpperCase()}  `));
+
     expect(await findSuppressionByEmail(setup.database.db, accountId, email)).not.toBeNull();
   });
 
@@ -74,9 +77,10 @@ describe('the rules', () => {
     const { accountId } = await newAccount(setup.database.db);
     const email = uniqueEmail();
     const [manual] = await addSuppressions(setup.database.db, accountId, [
-      { id: newId(), email: email, origin: 'manual', sourceId: null },
+      { id: newId(), email, origin: 'manual', sourceId: null },
     ]);
     const { job } = await publishAndSettle(complaintEvent(accountId, email));
+
     expect(job.returnvalue).toEqual({ outcome: 'already_suppressed', suppression_id: manual!.id });
     expect(await findSuppressionByEmail(setup.database.db, accountId, email)).toMatchObject({
       id: manual!.id,
@@ -94,6 +98,7 @@ describe('the rules', () => {
     const first = bounceEvent(accountId, email);
     await publishAndSettle(first);
     const { job } = await publishAndSettle(complaintEvent(accountId, email));
+
     expect(job.returnvalue.outcome).toBe('already_suppressed');
     expect(await findSuppressionByEmail(setup.database.db, accountId, email)).toMatchObject({
       origin: 'bounce',
@@ -109,6 +114,7 @@ describe('duplicate delivery', () => {
     const event = complaintEvent(accountId, email);
     const firstId = await setup.producer.publish(event);
     const secondId = await setup.producer.publish(event);
+
     expect(secondId).toBe(firstId);
     expect(firstId).toBe(eventJobId(accountId, event.event_id));
     expect(firstId).not.toContain(':');
@@ -124,6 +130,7 @@ describe('duplicate delivery', () => {
     const email = uniqueEmail();
     const event = bounceEvent(key.accountId, email);
     await publishAndSettle(event);
+
     expect((await api.delete(`/suppressions/${encodeURIComponent(email)}`)).status).toBe(200);
 
     const again = await setup.events.queue.add('bounce', event, { jobId: `redelivered-${randomUUID()}` });
@@ -149,6 +156,7 @@ describe('duplicate delivery', () => {
     );
     const results = await Promise.all(jobs.map((job) => settled(setup.events.queue, job.id!)));
     const outcomes = results.map(({ job }) => job.returnvalue.outcome).sort();
+
     expect(outcomes).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'suppressed']);
     expect(await eventsForEmail(setup.database.db, accountId, email)).toHaveLength(1);
   });
@@ -165,6 +173,7 @@ describe('poison jobs', () => {
     );
     const next = await setup.producer.publish(complaintEvent(accountId, email));
     const failed = await settled(setup.events.queue, poison.id!);
+
     expect(failed.state).toBe('failed');
     expect(failed.job.attemptsMade).toBe(1);
     expect(failed.job.failedReason).toMatch(/^invalid event: .*email is not a valid email address/);
@@ -178,6 +187,7 @@ describe('poison jobs', () => {
     const missing = randomUUID();
     const poison = await setup.events.queue.add('complaint', complaintEvent(missing, uniqueEmail()), { attempts: 5 });
     const { job, state } = await settled(setup.events.queue, poison.id!);
+
     expect(state).toBe('failed');
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toBe(`invalid event: account ${missing} does not exist`);
@@ -187,6 +197,7 @@ describe('poison jobs', () => {
     const { accountId } = await newAccount(setup.database.db);
     const poison = await setup.events.queue.add('bounce', complaintEvent(accountId, uniqueEmail()), { attempts: 5 });
     const { job, state } = await settled(setup.events.queue, poison.id!);
+
     expect(state).toBe('failed');
     expect(job.failedReason).toMatch(/does not match type/);
   });
@@ -199,6 +210,7 @@ describe('poison jobs', () => {
       /event 1: invalid event: event_id/,
     );
     await expect(setup.producer.publish({ ...valid, type: 'bounce' })).rejects.toThrow(/bounce is required/);
+
     expect(await setup.events.queue.getJobCountByTypes('waiting', 'active', 'completed', 'failed', 'delayed')).toBe(
       before,
     );
@@ -211,6 +223,7 @@ describe('account isolation', () => {
     const { accountId: second } = await newAccount(setup.database.db);
     const email = uniqueEmail();
     await publishAndSettle(complaintEvent(first, email));
+
     expect(await findSuppressionByEmail(setup.database.db, first, email)).not.toBeNull();
     expect(await findSuppressionByEmail(setup.database.db, second, email)).toBeNull();
     // The same upstream event id in another account is another event.
@@ -249,6 +262,7 @@ describe('resilience', () => {
     const settledJobs = await Promise.all(
       [...firstHalf, ...secondHalf].map((id) => settled(setup.events.queue, id, 60_000)),
     );
+
     expect(settledJobs.every(({ state }) => state === 'completed')).toBe(true);
     expect(settledJobs.some(({ job }) => job.attemptsMade > 1)).toBe(true);
     expect(await countRows('suppressions', accountId)).toBe(300);

@@ -46,6 +46,7 @@ describe('replay', () => {
     const first = await api.post('/suppressions', { email }, withKey(key));
     await api.delete(`/suppressions/${first.body.id}`);
     const replay = await api.post('/suppressions', { email }, withKey(key));
+
     expect(replay.body).toStrictEqual(first.body);
     expect((await api.get(`/suppressions/${email}`)).status).toBe(404);
   });
@@ -62,6 +63,7 @@ describe('replay', () => {
       rawBody: `{ "emails" : ${JSON.stringify(emails)} }`,
       ...withKey(key),
     });
+
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
@@ -71,6 +73,7 @@ describe('replay', () => {
     const { api } = await newApiAccount(app);
     const key = randomUUID();
     const first = await api.post('/suppressions', { email: 'not-an-address' }, withKey(key));
+
     expectError(first, 422, 'validation_error');
     const second = await api.post('/suppressions', { email: 'not-an-address' }, withKey(key));
     expectError(second, 422, 'validation_error');
@@ -83,6 +86,7 @@ describe('replay', () => {
     const key = randomUUID();
     await api.post('/suppressions', { email: uniqueEmail() }, withKey(key));
     const ttl = await app.redis.ttl(`${app.redisKeyPrefix}idempotency:${accountId}:${key}`);
+
     expect(ttl).toBeGreaterThan(24 * 3600 - 60);
     expect(ttl).toBeLessThanOrEqual(24 * 3600);
   });
@@ -92,6 +96,7 @@ describe('replay', () => {
     const emails = [uniqueEmail()];
     const first = await api.post('/suppressions/batch/add', { emails });
     const second = await api.post('/suppressions/batch/add', { emails });
+
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.headers.get('idempotent-replayed')).toBeNull();
   });
@@ -101,6 +106,7 @@ describe('409 invalid_idempotent_request', () => {
   it('when the same key comes with another body, then it answers 409 invalid_idempotent_request', async () => {
     const { api } = await newApiAccount(app);
     const key = randomUUID();
+
     expect((await api.post('/suppressions', { email: uniqueEmail() }, withKey(key))).status).toBe(201);
     expectError(
       await api.post('/suppressions', { email: uniqueEmail() }, withKey(key)),
@@ -113,6 +119,7 @@ describe('409 invalid_idempotent_request', () => {
     const { api } = await newApiAccount(app);
     const key = randomUUID();
     const emails = [uniqueEmail()];
+
     expect((await api.post('/suppressions/batch/add', { emails }, withKey(key))).status).toBe(201);
     expectError(
       await api.post('/suppressions/batch/remove', { emails }, withKey(key)),
@@ -133,6 +140,7 @@ describe('409 concurrent_idempotent_requests', () => {
     const original = responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null);
     const replays = responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === 'true');
     const refused = responses.filter((r) => r.status === 409);
+
     expect(original).toHaveLength(1);
     expect(original.length + replays.length + refused.length).toBe(responses.length);
     for (const replay of replays) expect(replay.body).toStrictEqual(original[0]!.body);
@@ -144,6 +152,7 @@ describe('409 concurrent_idempotent_requests', () => {
     const { api, accountId } = await newApiAccount(app);
     const key = randomUUID();
     const payload = { email: uniqueEmail() };
+
     expect((await api.post('/suppressions', payload, withKey(key))).status).toBe(201);
     // Put the record back to the state it had while the first request ran.
     const redisKey = `${app.redisKeyPrefix}idempotency:${accountId}:${key}`;
@@ -179,6 +188,7 @@ describe('400 invalid_idempotency_key', () => {
 
   it('when the key is 256 characters, then it is accepted', async () => {
     const { api } = await newApiAccount(app);
+
     expect((await api.post('/suppressions', { email: uniqueEmail() }, withKey('k'.repeat(256)))).status).toBe(201);
   });
 });
@@ -190,6 +200,7 @@ describe('scoping', () => {
     const two = await newApiAccount(app);
     const first = await one.api.post('/suppressions', { email: uniqueEmail() }, withKey(key));
     const second = await two.api.post('/suppressions', { email: uniqueEmail() }, withKey(key));
+
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.headers.get('idempotent-replayed')).toBeNull();
     expect(second.body.id).not.toBe(first.body.id);
@@ -198,6 +209,7 @@ describe('scoping', () => {
   it('when the key is sent on a GET, then it is ignored', async () => {
     const { api } = await newApiAccount(app);
     const response = await api.get('/suppressions', withKey(''));
+
     expect(response.status).toBe(200);
   });
 });
@@ -205,6 +217,7 @@ describe('scoping', () => {
 describe('Redis unreachable', () => {
   it('when a key is sent and Redis cannot be reached, then it answers 503 service_unavailable', async () => {
     const { api } = await newApiAccount(app, unreachable);
+
     expectError(
       await api.post('/suppressions', { email: uniqueEmail() }, withKey(randomUUID())),
       503,
@@ -214,6 +227,7 @@ describe('Redis unreachable', () => {
 
   it('when no key is sent, then the request is served without Redis', async () => {
     const { api } = await newApiAccount(app, unreachable);
+
     expect((await api.post('/suppressions', { email: uniqueEmail() })).status).toBe(201);
   });
 });

@@ -90,12 +90,14 @@ describe('GET /openapi.json', () => {
 
   it('when it is fetched without an API key, then it answers 200 with JSON', async () => {
     const response = await fetch(`${app.server.url}/openapi.json`);
+
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
   it("when the app's routes are walked, then each is documented with its method, and nothing else is", () => {
     const served = servedRoutes(app.express);
+
     expect(served).toEqual(
       expect.arrayContaining(['GET /suppressions', 'DELETE /suppressions/{suppression}', 'GET /health']),
     );
@@ -114,6 +116,7 @@ describe('GET /openapi.json', () => {
         expect(operation.security).toEqual([{ bearerAuth: [] }]);
       }
     }
+
     expect(Object.keys(document.paths['/suppressions/{suppression}'].get.responses)).toContain('404');
     expect(Object.keys(document.paths['/suppressions/batch/add'].post.responses)).toContain('413');
   });
@@ -150,6 +153,7 @@ describe('GET /openapi.json', () => {
         }
       }
     }
+
     expect(checked).toBeGreaterThanOrEqual(8);
   });
 
@@ -174,6 +178,7 @@ describe('GET /openapi.json', () => {
         }
       }
     }
+
     expect(checked).toBeGreaterThanOrEqual(50);
   });
 });
@@ -181,6 +186,7 @@ describe('GET /openapi.json', () => {
 describe('GET /docs', () => {
   it('when it is opened, then it answers an HTML page whose assets all load from this server', async () => {
     const response = await fetch(`${app.server.url}/docs`);
+
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const csp = response.headers.get('content-security-policy') ?? '';

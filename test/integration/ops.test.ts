@@ -37,6 +37,7 @@ async function deadDatabase(port?: number): Promise<Database> {
 describe('GET /ready', () => {
   it('when PostgreSQL and Redis answer, then it answers 200 with both checks ok, without an API key', async () => {
     const response = await apiClient(plain.url, null).get('/ready');
+
     expect(response.status).toBe(200);
     expect(response.body).toStrictEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
   });
@@ -45,6 +46,7 @@ describe('GET /ready', () => {
     const app = await guarded.startApp({ redis: 'unreachable' });
     const started = Date.now();
     const response = await apiClient(app.url, null).get('/ready');
+
     expect(Date.now() - started).toBeLessThan(2000);
     expect(response.status).toBe(503);
     expect(response.body).toStrictEqual({ status: 'unavailable', checks: { database: 'ok', redis: 'failed' } });
@@ -53,12 +55,14 @@ describe('GET /ready', () => {
   it('when PostgreSQL does not answer, then it answers 503 naming database', async () => {
     const app = await guarded.startApp({ db: await deadDatabase(), redis: 'live' });
     const response = await apiClient(app.url, null).get('/ready');
+
     expect(response.status).toBe(503);
     expect(response.body).toStrictEqual({ status: 'unavailable', checks: { database: 'failed', redis: 'ok' } });
   });
 
   it('when /health is asked, then it answers 200 without an API key', async () => {
     const response = await apiClient(plain.url, null).get('/health');
+
     expect(response.status).toBe(200);
     expect(response.body).toStrictEqual({ status: 'ok' });
   });
@@ -72,6 +76,7 @@ describe('GET /metrics', () => {
 
   it('when no METRICS_TOKEN is set, then it answers without any key in the Prometheus text format', async () => {
     const { status, text, type } = await scrape(plain.url);
+
     expect(status).toBe(200);
     expect(type).toMatch(/^text\/plain/);
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
@@ -79,6 +84,7 @@ describe('GET /metrics', () => {
 
   it('when METRICS_TOKEN is set, then a missing or wrong token answers 401 JSON and the right one 200', async () => {
     const missing = await apiClient(guarded.server.url, null).get('/metrics');
+
     expect(missing.status).toBe(401);
     expect(missing.body).toStrictEqual({ statusCode: 401, name: 'unauthorized', message: expect.any(String) });
     expect((await scrape(guarded.server.url, 'wrong-token')).status).toBe(401);
@@ -89,6 +95,7 @@ describe('GET /metrics', () => {
     const key = await newAccount(guarded.database.db);
     const api = apiClient(guarded.server.url, key.token);
     const email = uniqueEmail();
+
     expect((await api.get('/suppressions')).status).toBe(200);
     expect((await api.get(`/suppressions/${encodeURIComponent(email)}`)).status).toBe(404);
     expect((await api.get('/no-such-route')).status).toBe(404);
@@ -107,6 +114,7 @@ describe('GET /metrics', () => {
   it('when scraped, then every metric of the service is listed, with queue depth for both queues and pool usage', async () => {
     await guarded.events.queue.add('bounce', { probe: true }, { delay: 60_000 });
     const { text } = await scrape(guarded.server.url, METRICS_TOKEN);
+
     for (const name of [
       'http_request_duration_seconds',
       'suppression_events_processed_total',
@@ -129,6 +137,7 @@ describe('GET /metrics', () => {
     metrics.rateLimitRejections.inc();
     metrics.rateLimitRedisFailures.inc();
     const { text } = await scrape(guarded.server.url, METRICS_TOKEN);
+
     expect(text).toMatch(/^rate_limit_rejections_total [1-9]/m);
     expect(text).toMatch(/^rate_limit_redis_failures_total [1-9]/m);
   });
@@ -144,6 +153,7 @@ describe('queue dashboard at /admin/queues', () => {
 
   it('when ADMIN_TOKEN is not set, then the path does not exist (404)', async () => {
     const response = await open(plain.url, `Bearer ${ADMIN_TOKEN}`);
+
     expect(response.status).toBe(404);
   });
 
@@ -175,6 +185,7 @@ describe('queue dashboard at /admin/queues', () => {
 describe('request ids and logs', () => {
   it('when x-request-id is sent, then it is echoed; when absent or unsafe, then one is made', async () => {
     const given = await fetch(`${plain.url}/health`, { headers: { 'x-request-id': 'req-123_abc' } });
+
     expect(given.headers.get('x-request-id')).toBe('req-123_abc');
     const made = await fetch(`${plain.url}/health`);
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
@@ -203,6 +214,7 @@ describe('request ids and logs', () => {
     await api.post('/suppressions', { email });
     await sleep(50);
     const logged = lines.join('\n');
+
     expect(logged).toContain('"id":"trace-me-1"');
     expect(logged).toContain('"route":"/suppressions/:suppression"');
     for (const line of lines) expect(line.match(/"route":/g)?.length ?? 0).toBeLessThanOrEqual(1);
@@ -242,12 +254,14 @@ describe('hardening', () => {
       await apiClient(plain.url, key.token).get(`/suppressions/${encodeURIComponent('someone@example.com')}`),
       await apiClient(plain.url, null).get('/suppressions'),
     ];
+
     expect(responses.map((r) => r.status)).toEqual([200, 404, 401]);
     for (const response of responses) expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
   it('when a page is served, then it carries a policy that lets the page run', async () => {
     const docs = await fetch(`${plain.url}/docs`);
+
     expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
     const dashboard = await fetch(`${guarded.server.url}/admin/queues`, {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
@@ -261,6 +275,7 @@ describe('hardening', () => {
     const response = await apiClient(plain.url, key.token).post('/suppressions/batch/add', {
       emails: ['x'.repeat(1024 * 1024 + 10)],
     });
+
     expect(response.status).toBe(413);
     expect(response.body.name).toBe('payload_too_large');
   });
@@ -279,6 +294,7 @@ describe('hardening', () => {
 
   it('when PostgreSQL is stopped (closed port), then a request answers 503 service_unavailable within 2 s', async () => {
     const { ms, status, name } = await timedApiCall(await deadDatabase());
+
     expect({ status, name }).toStrictEqual({ status: 503, name: 'service_unavailable' });
     expect(ms).toBeLessThan(2000);
   });

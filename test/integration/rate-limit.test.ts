@@ -58,6 +58,7 @@ describe('rate limit headers', () => {
   it('when requests are within the limit, then each carries the limit, what remains and the reset as integers', async () => {
     const { api } = await newApiAccount(app);
     const responses = await sequentially(api, LIMIT);
+
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
     const headers = responses.map(expectRateLimitHeaders);
     expect(headers.map((h) => h.limit)).toEqual([LIMIT, LIMIT, LIMIT]);
@@ -75,12 +76,14 @@ describe('rate limit headers', () => {
       await api.get('/suppressions?limit=0'),
       await api.post('/suppressions', { email: uniqueEmail() }),
     ];
+
     expect(responses.map((r) => r.status)).toEqual([404, 422, 201]);
     for (const response of responses) expect(expectRateLimitHeaders(response).limit).toBe(LIMIT);
   });
 
   it('when the request is not authenticated, then it is answered 401 without counting against anyone', async () => {
     const response = await apiClient(app.server.url, null).get('/suppressions');
+
     expect(response.status).toBe(401);
   });
 });
@@ -90,6 +93,7 @@ describe('429 rate_limit_exceeded', () => {
     const { api } = await newApiAccount(app);
     const before = rejections;
     const responses = await sequentially(api, LIMIT + 1);
+
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 429]);
     const refused = responses[LIMIT]!;
     expect(refused.body).toStrictEqual({ statusCode: 429, name: 'rate_limit_exceeded', message: expect.any(String) });
@@ -103,12 +107,14 @@ describe('429 rate_limit_exceeded', () => {
     const { api } = await newApiAccount(app);
     const responses = await Promise.all(Array.from({ length: LIMIT + 2 }, () => api.get('/suppressions')));
     const statuses = responses.map((r) => r.status).sort();
+
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 
   it('when the window has passed, then the account may send again', async () => {
     const { api } = await newApiAccount(app);
     const responses = await sequentially(api, LIMIT + 1);
+
     expect(responses.at(-1)!.status).toBe(429);
     const wait = integerHeader(responses.at(-1)!, 'retry-after');
     await sleep(wait * 1000 + 50);
@@ -119,6 +125,7 @@ describe('429 rate_limit_exceeded', () => {
     const { api: busy } = await newApiAccount(app);
     const { api: other } = await newApiAccount(app);
     const responses = await sequentially(busy, LIMIT + 1);
+
     expect(responses.at(-1)!.status).toBe(429);
     const response = await other.get('/suppressions');
     expect(response.status).toBe(200);
@@ -128,6 +135,7 @@ describe('429 rate_limit_exceeded', () => {
   it('when two keys of one account share the limit, then the account is limited, not the key', async () => {
     const first = await newAccount(app.database.db);
     const second = await newKey(app.database.db, first.account);
+
     expect(second.accountId).toBe(first.accountId);
     const responses = [
       ...(await sequentially(apiClient(app.server.url, first.token), 2)),
@@ -142,6 +150,7 @@ describe('429 rate_limit_exceeded', () => {
       ...(await sequentially(apiClient(app.server.url, token), 2)),
       ...(await sequentially(apiClient(twin.url, token), 2)),
     ];
+
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 429]);
   });
 });
@@ -151,6 +160,7 @@ describe('Redis unreachable', () => {
     const { api } = await newApiAccount(app, unreachable);
     const before = redisFailures;
     const responses = await sequentially(api, LIMIT + 2);
+
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     for (const response of responses) expect(expectRateLimitHeaders(response).limit).toBe(LIMIT);
     expect(redisFailures).toBe(before + LIMIT + 2);

@@ -38,7 +38,7 @@ describe('adding through the SDK', () => {
   it('when one address is added, then the SDK returns the new id and get returns the full entry', async () => {
     const { resend } = await newClient();
     const email = uniqueEmail();
-    const added = dataOf(await resend.suppressions.add({ email: email }));
+    const added = dataOf(await resend.suppressions.add({ email }));
     expect(added).toEqual({ object: 'suppression', id: expect.stringMatching(UUID_V7) });
 
     const entry = dataOf(await resend.suppressions.get(added.id));

@@ -150,7 +150,7 @@ describe('adding what is already there', () => {
     const { api, accountId } = await newApiAccount(app);
     const email = uniqueEmail();
     const [first] = await addSuppressions(app.database.db, accountId, [
-      { id: newId(), email: email, origin: 'bounce', sourceId: newId() },
+      { id: newId(), email, origin: 'bounce', sourceId: newId() },
     ]);
     const before = (await api.get(`/suppressions/${first!.id}`)).body;
     const again = await api.post('/suppressions/batch/add', { emails: [email] });

@@ -23,6 +23,7 @@ describe('worker metrics', () => {
     const { accountId } = await newAccount(eventWorker.database.db);
     const ok = await eventWorker.events.queue.add('complaint', complaintEvent(accountId, uniqueEmail()));
     const { job, state } = await settled(eventWorker.events.queue, ok.id!);
+
     expect(state).toBe('completed');
     const outcome = (job.returnvalue as { outcome: string }).outcome;
     await eventually(
@@ -48,6 +49,7 @@ describe('worker metrics', () => {
       emails: [first, second, first, 'not-an-address'],
     });
     const { job, state } = await settled(batchWorker.batches.queue, added.id!);
+
     expect(state).toBe('completed');
     const result = job.returnvalue as BatchResult;
     expect(result.added).toBe(2);
