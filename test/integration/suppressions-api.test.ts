@@ -101,7 +101,7 @@ describe('email normalisation', () => {
 });
 
 describe('the {suppression} path parameter', () => {
-  it('when it is a UUID_V7, then it is an id, in any case', async () => {
+  it('when it is a UUID, then it is an id, in any case', async () => {
     const { api } = await newApiAccount(app);
     const [id] = await addInOrder(api, [uniqueEmail()]);
     const response = await api.get(`/suppressions/${id!.toUpperCase()}`);
