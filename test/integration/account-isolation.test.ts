@@ -1,24 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addInOrder,
-  apiClient,
-  createAccountKey,
-  uniqueEmails,
-  type ApiClient,
-  type ApiResponse,
-  useTestApp,
-} from '../support/test-app.js';
+import { addInOrder, type ApiClient, type ApiResponse } from '../support/api-client.js';
+import { uniqueEmail, uniqueEmails } from '../support/emails.js';
+import { newApiAccount, useTestApp } from '../support/test-app.js';
 
 const app = useTestApp();
 
 /** Two brand-new accounts, each with its own full-access key. */
 async function twoAccounts(): Promise<{ owner: ApiClient; other: ApiClient }> {
-  const [ownerKey, otherKey] = await Promise.all([
-    createAccountKey(app.database.db),
-    createAccountKey(app.database.db),
-  ]);
-  expect(ownerKey.accountId).not.toBe(otherKey.accountId);
-  return { owner: apiClient(app.server.url, ownerKey.token), other: apiClient(app.server.url, otherKey.token) };
+  const [owner, other] = await Promise.all([newApiAccount(app), newApiAccount(app)]);
+  expect(owner.accountId).not.toBe(other.accountId);
+  return { owner: owner.api, other: other.api };
 }
 
 const idsOf = (response: ApiResponse): string[] => response.body.data.map((entry: { id: string }) => entry.id);
@@ -32,11 +23,11 @@ function expectNotFound(response: ApiResponse): void {
 describe('another account’s entry answers as if it did not exist', () => {
   it('when another account GETs an entry by id or by email, then it answers 404, the same as an unknown one', async () => {
     const { owner, other } = await twoAccounts();
-    const [email] = uniqueEmails(1);
-    const [id] = await addInOrder(owner, [email!]);
+    const email = uniqueEmail();
+    const [id] = await addInOrder(owner, [email]);
     const byId = await other.get(`/suppressions/${id}`);
-    const byEmail = await other.get(`/suppressions/${encodeURIComponent(email!)}`);
-    const unknown = await other.get(`/suppressions/${encodeURIComponent(uniqueEmails(1)[0]!)}`);
+    const byEmail = await other.get(`/suppressions/${encodeURIComponent(email)}`);
+    const unknown = await other.get(`/suppressions/${encodeURIComponent(uniqueEmail())}`);
     expectNotFound(byId);
     expectNotFound(byEmail);
     expect(byId.body).toEqual(unknown.body);
@@ -46,8 +37,8 @@ describe('another account’s entry answers as if it did not exist', () => {
 
   it('when another account DELETEs an entry by id, then it answers 404 and the entry still exists for its owner', async () => {
     const { owner, other } = await twoAccounts();
-    const [email] = uniqueEmails(1);
-    const [id] = await addInOrder(owner, [email!]);
+    const email = uniqueEmail();
+    const [id] = await addInOrder(owner, [email]);
     expectNotFound(await other.delete(`/suppressions/${id}`));
     const kept = await owner.get(`/suppressions/${id}`);
     expect(kept.status).toBe(200);
@@ -56,10 +47,10 @@ describe('another account’s entry answers as if it did not exist', () => {
 
   it('when another account DELETEs an entry by email, then it answers 404 and the entry still exists for its owner', async () => {
     const { owner, other } = await twoAccounts();
-    const [email] = uniqueEmails(1);
-    const [id] = await addInOrder(owner, [email!]);
-    expectNotFound(await other.delete(`/suppressions/${encodeURIComponent(email!.toUpperCase())}`));
-    const kept = await owner.get(`/suppressions/${encodeURIComponent(email!)}`);
+    const email = uniqueEmail();
+    const [id] = await addInOrder(owner, [email]);
+    expectNotFound(await other.delete(`/suppressions/${encodeURIComponent(email.toUpperCase())}`));
+    const kept = await owner.get(`/suppressions/${encodeURIComponent(email)}`);
     expect(kept.status).toBe(200);
     expect(kept.body.id).toBe(id);
   });
@@ -87,8 +78,8 @@ describe('batch remove only reaches the caller’s own entries', () => {
 
   it('when a batch remove mixes own and foreign ids, then only the own ones are removed', async () => {
     const { owner, other } = await twoAccounts();
-    const [ownerId] = await addInOrder(owner, uniqueEmails(1));
-    const [otherId] = await addInOrder(other, uniqueEmails(1));
+    const [ownerId] = await addInOrder(owner, [uniqueEmail()]);
+    const [otherId] = await addInOrder(other, [uniqueEmail()]);
     const response = await other.post('/suppressions/batch/remove', { ids: [ownerId, otherId] });
     expect(response.body).toEqual({ data: [{ object: 'suppression', id: otherId, deleted: true }] });
     expect((await owner.get(`/suppressions/${ownerId}`)).status).toBe(200);
@@ -108,9 +99,9 @@ describe('listing', () => {
   it('when an after cursor is taken from another account, then it reveals none of that account’s entries', async () => {
     const { owner, other } = await twoAccounts();
     // Interleaved in time: other's older entry, then the owner's, then other's newer entry.
-    const [otherOlder] = await addInOrder(other, uniqueEmails(1));
+    const [otherOlder] = await addInOrder(other, [uniqueEmail()]);
     const ownerIds = await addInOrder(owner, uniqueEmails(3));
-    const [otherNewer] = await addInOrder(other, uniqueEmails(1));
+    const [otherNewer] = await addInOrder(other, [uniqueEmail()]);
 
     const after = await other.get(`/suppressions?after=${ownerIds[2]}`);
     expect(after.status).toBe(200);
@@ -131,25 +122,25 @@ describe('listing', () => {
 describe('the same address in two accounts', () => {
   it('when both accounts suppress one address, then each has its own entry with a different id', async () => {
     const { owner, other } = await twoAccounts();
-    const [email] = uniqueEmails(1);
-    const [ownerId] = await addInOrder(owner, [email!]);
-    const batch = await other.post('/suppressions/batch/add', { emails: [email!.toUpperCase()] });
+    const email = uniqueEmail();
+    const [ownerId] = await addInOrder(owner, [email]);
+    const batch = await other.post('/suppressions/batch/add', { emails: [email.toUpperCase()] });
     expect(batch.status).toBe(201);
     const otherId = batch.body.data[0].id;
     expect(otherId).not.toBe(ownerId);
-    expect((await owner.get(`/suppressions/${encodeURIComponent(email!)}`)).body.id).toBe(ownerId);
-    expect((await other.get(`/suppressions/${encodeURIComponent(email!)}`)).body.id).toBe(otherId);
+    expect((await owner.get(`/suppressions/${encodeURIComponent(email)}`)).body.id).toBe(ownerId);
+    expect((await other.get(`/suppressions/${encodeURIComponent(email)}`)).body.id).toBe(otherId);
   });
 
   it('when one account removes the shared address, then the other account keeps its entry', async () => {
     const { owner, other } = await twoAccounts();
-    const [email] = uniqueEmails(1);
-    const [ownerId] = await addInOrder(owner, [email!]);
-    const [otherId] = await addInOrder(other, [email!]);
-    const removed = await other.delete(`/suppressions/${encodeURIComponent(email!)}`);
+    const email = uniqueEmail();
+    const [ownerId] = await addInOrder(owner, [email]);
+    const [otherId] = await addInOrder(other, [email]);
+    const removed = await other.delete(`/suppressions/${encodeURIComponent(email)}`);
     expect(removed.body).toEqual({ object: 'suppression', id: otherId, deleted: true });
-    expect((await owner.get(`/suppressions/${encodeURIComponent(email!)}`)).body.id).toBe(ownerId);
-    expectNotFound(await other.get(`/suppressions/${encodeURIComponent(email!)}`));
+    expect((await owner.get(`/suppressions/${encodeURIComponent(email)}`)).body.id).toBe(ownerId);
+    expectNotFound(await other.get(`/suppressions/${encodeURIComponent(email)}`));
   });
 
   it('when one account re-adds an address the other already has, then it does not get the other’s id', async () => {

@@ -28,7 +28,7 @@ const TINY: SuiteSizes = {
 };
 
 describe('bench building blocks', () => {
-  it('runs every block and reports positive figures in the latest.json shape', { timeout: 60_000 }, async () => {
+  it('when run, then every block reports positive figures in the latest.json shape', { timeout: 60_000 }, async () => {
     const config = loadConfig({ ...process.env, DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl') });
     const deadline = startDeadline(55_000, 'bench blocks test');
     try {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatFailedEventsJson, formatFailedEventsTable, listFailedEvents } from '../../cli/events/failed-events.js';
@@ -15,10 +14,11 @@ import { createEventProducer, type EventProducer } from '../../src/events/event-
 import type { SuppressionEventInput } from '../../src/events/event-schema.js';
 import { eventJobId } from '../../src/events/job-id.js';
 import { EVENTS_QUEUE } from '../../src/queues.js';
+import { streamOf } from '../support/chunked-stream.js';
+import { ISO_MS } from '../support/formats.js';
 import { runCli, type CliRun } from '../support/run-cli.js';
+import { sleep } from '../support/sleep.js';
 import { createTestQueue, settled, type TestQueue } from '../support/test-queue.js';
-
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // Publishing and failing jobs each get a queue of their own, so a worker that fails jobs never
 // takes the published ones.
@@ -51,13 +51,6 @@ function event(overrides: Partial<SuppressionEventInput> = {}): SuppressionEvent
 
 function ndjson(lines: readonly (string | object)[]): string {
   return lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
-}
-
-/** The text in small pieces that cut lines apart, as a pipe delivers it. */
-function streamOf(text: string, pieceSize = 7): Readable {
-  const pieces: string[] = [];
-  for (let start = 0; start < text.length; start += pieceSize) pieces.push(text.slice(start, start + pieceSize));
-  return Readable.from(pieces);
 }
 
 async function publish(text: string, options: PublishOptions = {}) {
@@ -196,8 +189,6 @@ async function failEvents(events: readonly SuppressionEventInput[], reason: stri
     await worker.close();
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('events failed and events retry', () => {
   it('when no job has failed, then the list is empty and says so', async () => {

@@ -1,20 +1,20 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportFormat } from '../../cli/export/export-formats.js';
-import { writeExport, type ExportResult } from '../../cli/export/write-export.js';
-import { ensureAccount } from '../../src/db/account-repository.js';
-import { issueApiKey } from '../../src/db/api-key-repository.js';
+import { writeExport } from '../../cli/export/write-export.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
-import { streamSuppressions, type ExportQuery } from '../../src/db/suppression-export.js';
+import { streamSuppressions } from '../../src/db/suppression-export.js';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Origin, Suppression } from '../../src/domain/suppression.js';
 import { AppError } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
-import { apiClient, createAccountKey, uniqueEmails, useTestApp } from '../support/test-app.js';
-import { textCollector } from '../support/text-collector.js';
+import { newAccount } from '../support/accounts.js';
+import { uniqueEmails } from '../support/emails.js';
+import { exportText } from '../support/export-text.js';
+import { runCli, type CliRun, type CliRunOptions } from '../support/run-cli.js';
+import { sleep } from '../support/sleep.js';
+import { newApiAccount, useTestApp } from '../support/test-app.js';
 
 const HEADER = 'id,email,origin,source_id,created_at';
 const LARGE = 5_200;
@@ -26,10 +26,6 @@ interface Seeded {
   email: string;
   origin: Origin;
   sourceId: string | null;
-}
-
-async function newAccountId(): Promise<string> {
-  return (await ensureAccount(app.database.db, `export-${randomUUID()}`)).id;
 }
 
 /** Adds one entry per origin given, oldest first, each in its own statement (and so its own created_at). */
@@ -63,16 +59,6 @@ async function createdAtOf(accountId: string): Promise<Map<string, string>> {
   return new Map(rows.map((row) => [row.id, row.created_at.toISOString()]));
 }
 
-async function exportText(
-  accountId: string,
-  format: ExportFormat,
-  query: Partial<ExportQuery> = {},
-): Promise<{ text: string; result: ExportResult }> {
-  const out = textCollector();
-  const result = await writeExport(streamSuppressions(app.database.db, { accountId, ...query }), out.stream, format);
-  return { text: out.text(), result };
-}
-
 const lines = (text: string): string[] => text.split('\n').slice(0, -1);
 
 /** Checked-out clients of the test pool, and sessions of the test database left inside a transaction. */
@@ -86,15 +72,13 @@ async function leftOpen(): Promise<{ checkedOut: number; idleInTransaction: numb
   return { checkedOut, idleInTransaction: rows[0]!.count };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('export as CSV', () => {
   it('when an account has entries of every origin, then the CSV has the header and one line per entry, newest first', async () => {
-    const accountId = await newAccountId();
+    const { accountId } = await newAccount(app.database.db);
     const seeded = await seedOneByOne(accountId, ['bounce', 'manual', 'complaint', 'bounce']);
     const createdAt = await createdAtOf(accountId);
 
-    const { text, result } = await exportText(accountId, 'csv');
+    const { text, result } = await exportText(app.database.db, accountId, 'csv');
 
     const expected = [...seeded]
       .reverse()
@@ -107,12 +91,12 @@ describe('export as CSV', () => {
   });
 
   it('when an origin is given, then only entries of that origin are exported, in both formats', async () => {
-    const accountId = await newAccountId();
+    const { accountId } = await newAccount(app.database.db);
     const seeded = await seedOneByOne(accountId, ['bounce', 'complaint', 'manual', 'complaint', 'bounce']);
     const complaints = seeded.filter((entry) => entry.origin === 'complaint').reverse();
 
-    const csv = await exportText(accountId, 'csv', { origin: 'complaint' });
-    const ndjson = await exportText(accountId, 'ndjson', { origin: 'complaint' });
+    const csv = await exportText(app.database.db, accountId, 'csv', { origin: 'complaint' });
+    const ndjson = await exportText(app.database.db, accountId, 'ndjson', { origin: 'complaint' });
 
     expect(
       lines(csv.text)
@@ -129,18 +113,22 @@ describe('export as CSV', () => {
   });
 
   it('when the account has no entries, then the CSV is the header alone and the NDJSON is empty', async () => {
-    const accountId = await newAccountId();
+    const { accountId } = await newAccount(app.database.db);
 
-    expect(await exportText(accountId, 'csv')).toEqual({
+    expect(await exportText(app.database.db, accountId, 'csv')).toEqual({
       text: `${HEADER}\n`,
       result: { exported: 0, complete: true },
     });
-    expect(await exportText(accountId, 'ndjson')).toEqual({ text: '', result: { exported: 0, complete: true } });
-    expect((await exportText(accountId, 'csv', { origin: 'bounce' })).text).toBe(`${HEADER}\n`);
+    expect(await exportText(app.database.db, accountId, 'ndjson')).toEqual({
+      text: '',
+      result: { exported: 0, complete: true },
+    });
+    expect((await exportText(app.database.db, accountId, 'csv', { origin: 'bounce' })).text).toBe(`${HEADER}\n`);
   });
 
   it('when another account has entries, even for the same addresses, then they are never included', async () => {
-    const [mine, theirs] = [await newAccountId(), await newAccountId()];
+    const { accountId: mine } = await newAccount(app.database.db);
+    const { accountId: theirs } = await newAccount(app.database.db);
     const own = await seedOneByOne(mine, ['manual', 'bounce']);
     await addSuppressions(
       app.database.db,
@@ -149,7 +137,7 @@ describe('export as CSV', () => {
     );
     await seedMany(theirs, 10);
 
-    const { text } = await exportText(mine, 'ndjson');
+    const { text } = await exportText(app.database.db, mine, 'ndjson');
 
     expect(lines(text).map((line) => JSON.parse(line).id)).toEqual([own[1]!.id, own[0]!.id]);
     expect(lines(text).map((line) => JSON.parse(line).origin)).toEqual(['bounce', 'manual']);
@@ -158,11 +146,11 @@ describe('export as CSV', () => {
 
 describe('export as NDJSON', () => {
   it('when exported as NDJSON, then each line is the entry exactly as GET /suppressions lists it', async () => {
-    const key = await createAccountKey(app.database.db);
-    await seedOneByOne(key.accountId, ['complaint', 'manual', 'bounce']);
+    const { accountId, api } = await newApiAccount(app);
+    await seedOneByOne(accountId, ['complaint', 'manual', 'bounce']);
 
-    const { text } = await exportText(key.accountId, 'ndjson');
-    const listed = await apiClient(app.server.url, key.token).get('/suppressions?limit=100');
+    const { text } = await exportText(app.database.db, accountId, 'ndjson');
+    const listed = await api.get('/suppressions?limit=100');
 
     expect(listed.status).toBe(200);
     expect(listed.body.data).toHaveLength(3);
@@ -177,16 +165,16 @@ describe('large lists, slow readers and early stops', () => {
   let seeded: Seeded[];
 
   beforeAll(async () => {
-    accountId = await newAccountId();
+    ({ accountId } = await newAccount(app.database.db));
     seeded = await seedMany(accountId, LARGE);
   });
 
   it(`when an account has ${LARGE} entries, then every one is streamed, newest first, and the client goes back to the pool`, async () => {
     const newestFirst = [...seeded].reverse().map((entry) => entry.id);
 
-    const csv = await exportText(accountId, 'csv');
+    const csv = await exportText(app.database.db, accountId, 'csv');
     // A batch size that divides the count exactly: the last read finds nothing.
-    const ndjson = await exportText(accountId, 'ndjson', { batchSize: 100 });
+    const ndjson = await exportText(app.database.db, accountId, 'ndjson', { batchSize: 100 });
 
     expect(csv.result).toEqual({ exported: LARGE, complete: true });
     expect(lines(csv.text)).toHaveLength(LARGE + 1);
@@ -245,7 +233,7 @@ describe('large lists, slow readers and early stops', () => {
     // The client went back as it was taken: no transaction, the pool's own statement timeout.
     const { rows } = await app.database.db.query<{ statement_timeout: string }>({ text: 'SHOW statement_timeout' });
     expect(rows[0]!.statement_timeout).toBe('10s');
-    expect((await exportText(accountId, 'csv', { origin: 'manual' })).result.complete).toBe(true);
+    expect((await exportText(app.database.db, accountId, 'csv', { origin: 'manual' })).result.complete).toBe(true);
   });
 
   it('when the consumer breaks out of the loop, then the client is released', async () => {
@@ -264,7 +252,7 @@ describe('a reader slower than the statement timeout, and a lost connection', ()
   let db: Database;
 
   beforeAll(async () => {
-    accountId = await newAccountId();
+    ({ accountId } = await newAccount(app.database.db));
     await seedMany(accountId, 3_000);
     db = createDatabase({
       url: app.database.url,
@@ -316,37 +304,18 @@ describe('a reader slower than the statement timeout, and a lost connection', ()
   });
 });
 
-/** Runs the real CLI against the test database; resolves when it exits by itself. */
-function runCli(
-  args: string[],
-  options: { closeAfterFirstLine?: boolean } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'cli/main.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: app.database.url },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (data: Buffer) => {
-      stdout += data.toString();
-      // As `| head -1` does: the reader goes away while the writer still has plenty to write.
-      if (options.closeAfterFirstLine && stdout.includes('\n')) child.stdout.destroy();
-    });
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs the real CLI against the test database. */
+function runExportCli(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
+  return runCli(args, { DATABASE_URL: app.database.url }, '', options);
 }
 
 describe('the export command', () => {
   it('when run as a process with --format ndjson, then stdout holds the entries alone and the summary goes to stderr', async () => {
-    const name = `export-cli-${randomUUID()}`;
-    const key = await issueApiKey(app.database.db, { accountName: name, permission: 'full_access', name: 'test' });
-    await seedOneByOne(key.accountId, ['bounce', 'complaint', 'manual']);
-    const listed = await apiClient(app.server.url, key.token).get('/suppressions');
+    const { account, api } = await newApiAccount(app);
+    await seedOneByOne(account.id, ['bounce', 'complaint', 'manual']);
+    const listed = await api.get('/suppressions');
 
-    const run = await runCli(['export', '--account', name, '--format', 'ndjson']);
+    const run = await runExportCli(['export', '--account', account.name, '--format', 'ndjson']);
 
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(listed.body.data.map((entry: object) => `${JSON.stringify(entry)}\n`).join(''));
@@ -356,7 +325,7 @@ describe('the export command', () => {
   it('when the account is unknown, then it says so on stderr, prints nothing on stdout and exits 1', async () => {
     const unknown = `nobody-${randomUUID()}`;
 
-    const run = await runCli(['export', '--account', unknown]);
+    const run = await runExportCli(['export', '--account', unknown]);
 
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
@@ -364,10 +333,12 @@ describe('the export command', () => {
   });
 
   it('when the reader closes stdout early, then the export stops quietly with exit code 0', async () => {
-    const accountId = await newAccountId();
+    const { accountId } = await newAccount(app.database.db);
     await seedMany(accountId, 3_000);
 
-    const run = await runCli(['export', '--account', accountId, '--format', 'ndjson'], { closeAfterFirstLine: true });
+    const run = await runExportCli(['export', '--account', accountId, '--format', 'ndjson'], {
+      closeAfterFirstLine: true,
+    });
 
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout.split('\n')[0]!)).toMatchObject({ object: 'suppression' });

@@ -1,28 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { findListAccount } from '../../cli/lists/list-account.js';
 import type { ListFormat } from '../../cli/lists/list-format.js';
 import { runList, type ListRun } from '../../cli/lists/run-list.js';
-import { ensureAccount, type Account } from '../../src/db/account-repository.js';
+import type { Account } from '../../src/db/account-repository.js';
+import { newAccount } from '../support/accounts.js';
+import { streamOf } from '../support/chunked-stream.js';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import { runCli, type CliRun } from '../support/run-cli.js';
-import { uniqueEmails } from '../support/test-app.js';
+import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { useBatchWorker } from '../support/test-batch-worker.js';
 import { eventually } from '../support/test-queue.js';
 import { textCollector } from '../support/text-collector.js';
 
 const setup = useBatchWorker();
-
-const newAccount = (): Promise<Account> => ensureAccount(setup.database.db, `account-${randomUUID()}`);
-
-/** The text in small pieces that cut lines apart, as a pipe delivers it. */
-function streamOf(text: string, pieceSize = 64): Readable {
-  const pieces: string[] = [];
-  for (let start = 0; start < text.length; start += pieceSize) pieces.push(text.slice(start, start + pieceSize));
-  return Readable.from(pieces);
-}
 
 interface RunOptions {
   operation?: 'add' | 'remove';
@@ -43,7 +35,7 @@ async function run(account: Account, text: string, options: RunOptions = {}) {
       operation: options.operation ?? 'add',
       account,
       origin: options.origin,
-      input: streamOf(text),
+      input: streamOf(text, 64),
       format: options.format ?? 'csv',
       wait: options.wait ?? true,
     },
@@ -81,7 +73,7 @@ async function suppressionCount(account: Account): Promise<number> {
 
 describe('cli import', () => {
   it('when a list has new, already present, repeated and invalid addresses, then each is counted and the invalid lines are named', async () => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
     const [fresh1, fresh2, present] = uniqueEmails(3);
     await addSuppressions(setup.database.db, account.id, [
       { id: newId(), email: present!, origin: 'bounce', sourceId: null },
@@ -132,15 +124,15 @@ describe('cli import', () => {
   });
 
   it('when every line is valid, then the exit code is 0', async () => {
-    const result = await run(await newAccount(), uniqueEmails(2).join('\n'));
+    const result = await run((await newAccount(setup.database.db)).account, uniqueEmails(2).join('\n'));
     expect(result.totals).toMatchObject({ added: 2 });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
   });
 
   it('when there are more invalid lines than are shown, then the rest are counted', async () => {
-    const account = await newAccount();
-    const [email] = uniqueEmails(1);
+    const { account } = await newAccount(setup.database.db);
+    const email = uniqueEmail();
 
     const result = await run(account, ['bad-1', email, 'bad-2', 'bad-3', 'bad-4'].join('\n'), {
       format: 'txt',
@@ -159,7 +151,7 @@ describe('cli import', () => {
   });
 
   it('when the CSV header has an Email column that is not first, with quoted commas and a quoted line break, then that column is read', async () => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
     const [jane, bob, eve] = uniqueEmails(3);
     const csv = [
       'Name,Note,Email', //                         1 header
@@ -180,7 +172,7 @@ describe('cli import', () => {
   });
 
   it('when the CSV has no header, then the first column of every row is read', async () => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
     const emails = uniqueEmails(3);
     const csv = emails.map((email, index) => `${email},2024-01-0${index + 1},hard bounce`).join('\n');
 
@@ -212,7 +204,7 @@ describe('cli import', () => {
       'column 3 ("Email Address")',
     ],
   ])('when the CSV is a %s export, then its address column is read', async (_, header, row, column) => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
     const emails = uniqueEmails(2);
 
     const result = await run(account, [header, ...emails.map(row)].join('\n'));
@@ -223,7 +215,7 @@ describe('cli import', () => {
   });
 
   it('when the list is NDJSON, then strings and email fields are read and bad lines are named', async () => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
     const [first, second] = uniqueEmails(2);
     const ndjson = [
       JSON.stringify(first), //                                1
@@ -241,7 +233,7 @@ describe('cli import', () => {
   });
 
   it('when the list is plain text, then each line is one address', async () => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
     const emails = uniqueEmails(3);
 
     const result = await run(account, `${emails.join('\r\n')}\r\n\r\n`, { format: 'txt' });
@@ -251,10 +243,10 @@ describe('cli import', () => {
   });
 
   it('when the origin is bounce, then new entries have it and no source id', async () => {
-    const account = await newAccount();
-    const [email] = uniqueEmails(1);
+    const { account } = await newAccount(setup.database.db);
+    const email = uniqueEmail();
 
-    await run(account, email!, { origin: 'bounce' });
+    await run(account, email, { origin: 'bounce' });
 
     const { rows } = await setup.database.db.query<{ origin: string; source_id: string | null }>({
       text: 'SELECT origin, source_id FROM suppressions WHERE account_id = $1',
@@ -264,7 +256,7 @@ describe('cli import', () => {
   });
 
   it('when the list is bigger than one job, then it goes in jobs of 10,000 and all of it is added', async () => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
     const emails = uniqueEmails(25_000);
 
     const result = await run(account, `email\n${emails.join('\n')}\n`, { progressEvery: 1 });
@@ -280,7 +272,7 @@ describe('cli import', () => {
   }, 60_000);
 
   it('when it does not wait, then it reports the jobs queued and the workers still add everything', async () => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
     const emails = uniqueEmails(3);
 
     const result = await run(account, [...emails, 'bad'].join('\n'), { wait: false });
@@ -304,7 +296,7 @@ describe('cli import', () => {
   it('when the account is gone by the time the job runs, then the job failure is reported with its reason', async () => {
     const ghost: Account = { id: randomUUID(), name: 'ghost', createdAt: new Date() };
 
-    const result = await run(ghost, uniqueEmails(1)[0]!);
+    const result = await run(ghost, uniqueEmail());
 
     expect(result.totals?.failed).toEqual([
       { id: expect.any(String), reason: `invalid batch: account ${ghost.id} does not exist` },
@@ -314,7 +306,7 @@ describe('cli import', () => {
   });
 
   it('when the account is looked up, then a name or an id finds it and anything else is a clear error', async () => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
 
     expect(await findListAccount(setup.database.db, account.name)).toEqual(account);
     expect(await findListAccount(setup.database.db, account.id.toUpperCase())).toEqual(account);
@@ -326,7 +318,7 @@ describe('cli import', () => {
 
 describe('cli remove', () => {
   it('when a list names entries by address and by id, then they are removed and the rest counted as not found', async () => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
     const emails = uniqueEmails(5);
     const added = await addSuppressions(
       setup.database.db,
@@ -356,7 +348,7 @@ describe('cli remove', () => {
   });
 
   it('when an NDJSON removal list has id and email fields, then each entry is removed', async () => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
     const emails = uniqueEmails(2);
     const added = await addSuppressions(
       setup.database.db,
@@ -387,7 +379,7 @@ function runListCli(args: string[], stdin: string): Promise<CliRun> {
 
 describe('the CLI process', () => {
   it('when a list is piped to `import - --wait`, then it prints the totals and exits 1 for the invalid line', async () => {
-    const account = await newAccount();
+    const { account } = await newAccount(setup.database.db);
     const emails = uniqueEmails(3);
 
     const list = ['email', ...emails, 'broken@', emails[0]].join('\n');

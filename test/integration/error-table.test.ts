@@ -1,24 +1,21 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
-import { createDatabase, type Database } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 import { generateToken } from '../../src/domain/api-key-token.js';
 import { newId } from '../../src/domain/ids.js';
 import { ERROR_CODES, exampleMessage, type ErrorCode } from '../../src/error-codes.js';
-import { createLogger } from '../../src/logger.js';
-import { createRedis } from '../../src/redis.js';
+import { newAccount } from '../support/accounts.js';
+import { apiClient, type ApiResponse } from '../support/api-client.js';
+import { uniqueEmail } from '../support/emails.js';
 import { errorTableIn, renderErrorTable } from '../support/error-table.js';
-import { apiClient, createAccountKey, startTestApp, uniqueEmails, type ApiResponse } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { newApiAccount, useTestApp } from '../support/test-app.js';
+import { unreachableDatabase } from '../support/unreachable.js';
 
 const METRICS_TOKEN = `metrics-${randomBytes(8).toString('hex')}`;
-const keyPrefix = `errors-${randomBytes(5).toString('hex')}:`;
 
-let database: TestDatabase;
-let redis: Redis;
-let server: RunningServer;
+const app = useTestApp({ redis: 'live', metricsToken: METRICS_TOKEN });
 /** The same app, allowed one request per second per account. */
 let slow: RunningServer;
 /** The app on a database that does not answer. */
@@ -29,30 +26,17 @@ let broken: RunningServer;
 let document: any;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  redis = createRedis(inject('redisUrl'), 'request');
-  server = await startTestApp(database.db, { redis, redisKeyPrefix: keyPrefix, metricsToken: METRICS_TOKEN });
-  slow = await startTestApp(database.db, { redis, redisKeyPrefix: `${keyPrefix}slow:`, rateLimitPerSecond: 1 });
-  unreachable = createDatabase({
-    url: 'postgres://postgres@127.0.0.1:1/nothing',
-    logger: createLogger('silent'),
-    connectTimeoutMs: 500,
+  slow = await app.startApp({ redis: 'live', rateLimitPerSecond: 1 });
+  unreachable = await unreachableDatabase({ connectTimeoutMs: 500 });
+  down = await app.startApp({ db: unreachable });
+  broken = await app.startApp({
+    db: { ...app.database.db, query: () => Promise.reject(new Error('an unexpected failure')) },
   });
-  down = await startTestApp(unreachable);
-  broken = await startTestApp({
-    ...database.db,
-    query: () => Promise.reject(new Error('an unexpected failure')),
-  } as Database);
-  document = await (await fetch(`${server.url}/openapi.json`)).json();
+  document = await (await fetch(`${app.server.url}/openapi.json`)).json();
 });
 
 afterAll(async () => {
-  await Promise.all([server, slow, down, broken].map((app) => app?.close()));
   await unreachable?.close();
-  const keys = await redis.keys(`${keyPrefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis?.quit();
-  await database?.drop();
 });
 
 /** Every error example of the OpenAPI document, with the route and status it is shown under. */
@@ -73,55 +57,52 @@ function documentedErrors(): Array<{ where: string; status: number; value: any }
   return found;
 }
 
-async function newApi() {
-  const key = await createAccountKey(database.db);
-  return { key, api: apiClient(server.url, key.token) };
-}
-
 /**
  * For each code, a request to the running service that provokes it. A `Record` of every code: a
  * code added to the table without a way to provoke it here does not compile.
  */
 const PROVOKE: Record<ErrorCode, () => Promise<ApiResponse>> = {
   invalid_idempotency_key: async () =>
-    (await newApi()).api.post(
+    (await newApiAccount(app)).api.post(
       '/suppressions',
-      { email: uniqueEmails(1)[0] },
+      { email: uniqueEmail() },
       { headers: { 'idempotency-key': 'k'.repeat(257) } },
     ),
-  missing_api_key: () => apiClient(server.url, null).get('/suppressions'),
+  missing_api_key: () => apiClient(app.server.url, null).get('/suppressions'),
   restricted_api_key: async () =>
-    apiClient(server.url, (await createAccountKey(database.db, 'sending_access')).token).get('/suppressions'),
-  unauthorized: () => apiClient(server.url, null).get('/metrics'),
-  invalid_api_key: () => apiClient(server.url, generateToken()).get('/suppressions'),
-  not_found: async () => (await newApi()).api.get(`/suppressions/${newId()}`),
-  method_not_allowed: async () => (await newApi()).api.request('PUT', '/suppressions'),
+    apiClient(app.server.url, (await newAccount(app.database.db, 'sending_access')).token).get('/suppressions'),
+  unauthorized: () => apiClient(app.server.url, null).get('/metrics'),
+  invalid_api_key: () => apiClient(app.server.url, generateToken()).get('/suppressions'),
+  not_found: async () => (await newApiAccount(app)).api.get(`/suppressions/${newId()}`),
+  method_not_allowed: async () => (await newApiAccount(app)).api.request('PUT', '/suppressions'),
   invalid_idempotent_request: async () => {
-    const { api } = await newApi();
+    const { api } = await newApiAccount(app);
     const headers = { 'idempotency-key': randomUUID() };
-    await api.post('/suppressions', { email: uniqueEmails(1)[0] }, { headers });
-    return api.post('/suppressions', { email: uniqueEmails(1)[0] }, { headers });
+    await api.post('/suppressions', { email: uniqueEmail() }, { headers });
+    return api.post('/suppressions', { email: uniqueEmail() }, { headers });
   },
   concurrent_idempotent_requests: async () => {
-    const { api, key } = await newApi();
+    const { api, accountId } = await newApiAccount(app);
     const idempotencyKey = randomUUID();
-    const body = { email: uniqueEmails(1)[0] };
+    const body = { email: uniqueEmail() };
     await api.post('/suppressions', body, { headers: { 'idempotency-key': idempotencyKey } });
     // Back to the state the record has while its first request runs.
-    const redisKey = `${keyPrefix}idempotency:${key.accountId}:${idempotencyKey}`;
-    const stored = JSON.parse((await redis.get(redisKey))!);
-    await redis.set(redisKey, JSON.stringify({ state: 'running', fingerprint: stored.fingerprint }), 'EX', 60);
+    const redisKey = `${app.redisKeyPrefix}idempotency:${accountId}:${idempotencyKey}`;
+    const stored = JSON.parse((await app.redis.get(redisKey))!);
+    await app.redis.set(redisKey, JSON.stringify({ state: 'running', fingerprint: stored.fingerprint }), 'EX', 60);
     return api.post('/suppressions', body, { headers: { 'idempotency-key': idempotencyKey } });
   },
   payload_too_large: async () =>
-    (await newApi()).api.post('/suppressions/batch/add', {
+    (await newApiAccount(app)).api.post('/suppressions/batch/add', {
       emails: ['a@example.com'],
       padding: 'x'.repeat(1024 * 1024),
     }),
   validation_error: async () =>
-    (await newApi()).api.post('/suppressions/batch/add', { emails: ['a@example.com', 'b@example.com', 'nope'] }),
+    (await newApiAccount(app)).api.post('/suppressions/batch/add', {
+      emails: ['a@example.com', 'b@example.com', 'nope'],
+    }),
   rate_limit_exceeded: async () => {
-    const api = apiClient(slow.url, (await createAccountKey(database.db)).token);
+    const { api } = await newApiAccount(app, slow);
     let response = await api.get('/suppressions');
     while (response.status === 200) response = await api.get('/suppressions');
     return response;

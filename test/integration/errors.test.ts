@@ -1,45 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
-import { issueApiKey, revokeApiKey } from '../../src/db/api-key-repository.js';
-import { createDatabase, type Database } from '../../src/db/database.js';
-import { generateToken } from '../../src/domain/api-key-token.js';
+import { revokeApiKey } from '../../src/db/api-key-repository.js';
+import type { Database } from '../../src/db/database.js';
 import { newId } from '../../src/domain/ids.js';
+import { generateToken } from '../../src/domain/api-key-token.js';
 import { ERROR_CODES } from '../../src/error-codes.js';
-import { createLogger } from '../../src/logger.js';
+import { newAccount, newKey } from '../support/accounts.js';
+import { apiClient, expectError, type ApiClient, type ApiResponse } from '../support/api-client.js';
+import { uniqueEmail, uniqueEmails } from '../support/emails.js';
+import { sleep } from '../support/sleep.js';
+import { newApiAccount, useTestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import {
-  apiClient,
-  createAccountKey,
-  startTestApp,
-  uniqueEmails,
-  type ApiClient,
-  type ApiResponse,
-  useTestApp,
-} from '../support/test-app.js';
+import { unreachableDatabase } from '../support/unreachable.js';
 
 const app = useTestApp();
 
-/** A client for a brand-new account with full access. */
-async function newApi(): Promise<ApiClient> {
-  const key = await createAccountKey(app.database.db);
-  return apiClient(app.server.url, key.token);
-}
-
-/** The one error shape: exactly `{statusCode, name, message}`, as JSON, with statusCode equal to the HTTP status. */
-function expectError(response: ApiResponse, status: number, name: string): void {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
-  expect(response.body).toStrictEqual({ statusCode: status, name, message: expect.any(String) });
-  expect(response.body.message.length).toBeGreaterThan(0);
-}
-
 function allowedMethods(response: ApiResponse): string[] {
   return (response.headers.get('allow') ?? '').split(/,\s*/).filter(Boolean).sort();
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 describe('401 missing_api_key', () => {
@@ -75,7 +53,7 @@ describe('401 restricted_api_key', () => {
   ])(
     'when a sending_access key calls $method $path, then it answers 401 restricted_api_key',
     async ({ method, path }) => {
-      const key = await createAccountKey(app.database.db, 'sending_access');
+      const key = await newAccount(app.database.db, 'sending_access');
       const response = await apiClient(app.server.url, key.token).request(
         method,
         path,
@@ -86,11 +64,10 @@ describe('401 restricted_api_key', () => {
   );
 
   it('when a sending_access key tries to add an address, then it answers 401 and nothing is written', async () => {
-    const accountName = `account-${randomUUID()}`;
-    const sending = await issueApiKey(app.database.db, { accountName, permission: 'sending_access', name: 'sending' });
-    const full = await issueApiKey(app.database.db, { accountName, permission: 'full_access', name: 'full' });
+    const sending = await newAccount(app.database.db, 'sending_access');
+    const full = await newKey(app.database.db, sending.account, 'full_access');
     expect(full.accountId).toBe(sending.accountId);
-    const [email] = uniqueEmails(1);
+    const email = uniqueEmail();
     const response = await apiClient(app.server.url, sending.token).post('/suppressions', { email });
     expectError(response, 401, 'restricted_api_key');
     const list = await apiClient(app.server.url, full.token).get('/suppressions');
@@ -105,7 +82,7 @@ describe('403 invalid_api_key', () => {
   });
 
   it('when a key is revoked before it was ever used, then its first request answers 403', async () => {
-    const key = await createAccountKey(app.database.db);
+    const key = await newAccount(app.database.db);
     expect(await revokeApiKey(app.database.db, key.keyId)).toBe(true);
     const response = await apiClient(app.server.url, key.token).get('/suppressions');
     expectError(response, 403, 'invalid_api_key');
@@ -113,50 +90,42 @@ describe('403 invalid_api_key', () => {
 
   it('when a key in use is half way to its cache expiry, then it is looked up again in the background', async () => {
     const ttlMs = 4000;
-    const refreshing = await startTestApp(app.database.db, { authCacheTtlMs: ttlMs });
-    try {
-      const key = await createAccountKey(app.database.db);
-      const api = apiClient(refreshing.url, key.token);
-      const cachedAt = Date.now();
-      expect((await api.get('/suppressions')).status).toBe(200);
-      expect(await revokeApiKey(app.database.db, key.keyId)).toBe(true);
-      await sleep(ttlMs / 2 + 100);
-      // Still served from the cache, and this request starts the lookup that sees the revocation.
-      expect((await api.get('/suppressions')).status).toBe(200);
-      let response = await api.get('/suppressions');
-      while (response.status === 200 && Date.now() - cachedAt < ttlMs - 500) {
-        await sleep(25);
-        response = await api.get('/suppressions');
-      }
-      expectError(response, 403, 'invalid_api_key');
-      expect(Date.now() - cachedAt).toBeLessThan(ttlMs);
-    } finally {
-      await refreshing.close();
+    const refreshing = await app.startApp({ authCacheTtlMs: ttlMs });
+    const key = await newAccount(app.database.db);
+    const api = apiClient(refreshing.url, key.token);
+    const cachedAt = Date.now();
+    expect((await api.get('/suppressions')).status).toBe(200);
+    expect(await revokeApiKey(app.database.db, key.keyId)).toBe(true);
+    await sleep(ttlMs / 2 + 100);
+    // Still served from the cache, and this request starts the lookup that sees the revocation.
+    expect((await api.get('/suppressions')).status).toBe(200);
+    let response = await api.get('/suppressions');
+    while (response.status === 200 && Date.now() - cachedAt < ttlMs - 500) {
+      await sleep(25);
+      response = await api.get('/suppressions');
     }
+    expectError(response, 403, 'invalid_api_key');
+    expect(Date.now() - cachedAt).toBeLessThan(ttlMs);
   });
 
   it('when a key in use is revoked, then it answers 403 once the key cache entry expires', async () => {
     // With the default cache (5 s) the first request after revocation may still be served from the
     // cache; an app with a 100 ms cache shows the expiry itself without a long wait.
-    const shortCache = await startTestApp(app.database.db, { authCacheTtlMs: 100 });
-    try {
-      const key = await createAccountKey(app.database.db);
-      const api = apiClient(shortCache.url, key.token);
-      expect((await api.get('/suppressions')).status).toBe(200);
-      expect(await revokeApiKey(app.database.db, key.keyId)).toBe(true);
+    const shortCache = await app.startApp({ authCacheTtlMs: 100 });
+    const key = await newAccount(app.database.db);
+    const api = apiClient(shortCache.url, key.token);
+    expect((await api.get('/suppressions')).status).toBe(200);
+    expect(await revokeApiKey(app.database.db, key.keyId)).toBe(true);
 
-      const deadline = Date.now() + 2000;
-      let response = await api.get('/suppressions');
-      while (response.status === 200 && Date.now() < deadline) {
-        await sleep(25);
-        response = await api.get('/suppressions');
-      }
-      expectError(response, 403, 'invalid_api_key');
-      // And it stays refused.
-      expectError(await api.get('/suppressions'), 403, 'invalid_api_key');
-    } finally {
-      await shortCache.close();
+    const deadline = Date.now() + 2000;
+    let response = await api.get('/suppressions');
+    while (response.status === 200 && Date.now() < deadline) {
+      await sleep(25);
+      response = await api.get('/suppressions');
     }
+    expectError(response, 403, 'invalid_api_key');
+    // And it stays refused.
+    expectError(await api.get('/suppressions'), 403, 'invalid_api_key');
   });
 });
 
@@ -180,7 +149,7 @@ describe('422 validation_error on the list query', () => {
     { what: 'origin is unknown', query: 'origin=spam', field: '`origin`' },
     { what: 'origin is in capitals', query: 'origin=BOUNCE', field: '`origin`' },
   ])('when $what, then it answers 422 and the message names the field', async ({ query, field }) => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     const response = await api.get(`/suppressions?${query}`);
     expectError(response, 422, 'validation_error');
     expect(response.body.message).toContain(field);
@@ -261,14 +230,14 @@ describe('422 validation_error on batch bodies', () => {
       field: '`ids[1]`',
     },
   ])('when $what, then it answers 422 and the message names the field', async ({ path, body, field }) => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     const response = await api.post(path, body);
     expectError(response, 422, 'validation_error');
     expect(response.body.message).toContain(field);
   });
 
   it('when a batch add has a bad address at index 1, then it answers 422 naming emails[1] and writes nothing', async () => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     const [good, other] = uniqueEmails(2);
     const response = await api.post('/suppressions/batch/add', { emails: [good, 'not-an-address', other] });
     expectError(response, 422, 'validation_error');
@@ -277,8 +246,8 @@ describe('422 validation_error on batch bodies', () => {
   });
 
   it('when a batch remove has a bad address at index 1, then it answers 422 naming emails[1] and removes nothing', async () => {
-    const api = await newApi();
-    const [good] = uniqueEmails(1);
+    const { api } = await newApiAccount(app);
+    const good = uniqueEmail();
     const { body: added } = await api.post('/suppressions', { email: good });
     const response = await api.post('/suppressions/batch/remove', { emails: [good, 'not-an-address'] });
     expectError(response, 422, 'validation_error');
@@ -296,7 +265,7 @@ describe('422 validation_error on POST /suppressions', () => {
     { what: 'the email is not an address', body: { email: 'not-an-address' } },
     { what: 'the email has no dot in its domain', body: { email: 'user@localhost' } },
   ])('when $what, then it answers 422 naming `email`', async ({ body }) => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     const response = await api.post('/suppressions', body);
     expectError(response, 422, 'validation_error');
     expect(response.body.message).toContain('`email`');
@@ -307,7 +276,7 @@ describe('422 validation_error on unreadable bodies', () => {
   const endpoints = ['/suppressions', '/suppressions/batch/add', '/suppressions/batch/remove'];
 
   it.each(endpoints)('when the JSON sent to %s is malformed, then it answers 422', async (path) => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     const response = await api.request('POST', path, { rawBody: '{"emails": ["a@example.com"' });
     expectError(response, 422, 'validation_error');
     expect(response.body.message).toMatch(/JSON/);
@@ -321,13 +290,13 @@ describe('422 validation_error on unreadable bodies', () => {
       { path, kind: 'a number', rawBody: '42' },
     ]),
   )('when the JSON body sent to $path is $kind, then it answers 422', async ({ path, rawBody }) => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     const response = await api.request('POST', path, { rawBody });
     expectError(response, 422, 'validation_error');
   });
 
   it('when a JSON content type comes with an empty body, then it answers 422', async () => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     const response = await api.request('POST', '/suppressions/batch/add', { rawBody: '' });
     expectError(response, 422, 'validation_error');
   });
@@ -336,10 +305,10 @@ describe('422 validation_error on unreadable bodies', () => {
     { path: '/suppressions', body: (email: string) => ({ email }) },
     { path: '/suppressions/batch/add', body: (email: string) => ({ emails: [email] }) },
   ])('when a body is sent to $path as text/plain, then it answers 422 and writes nothing', async ({ path, body }) => {
-    const api = await newApi();
-    const [email] = uniqueEmails(1);
+    const { api } = await newApiAccount(app);
+    const email = uniqueEmail();
     const response = await api.request('POST', path, {
-      rawBody: JSON.stringify(body(email!)),
+      rawBody: JSON.stringify(body(email)),
       headers: { 'content-type': 'text/plain' },
     });
     expectError(response, 422, 'validation_error');
@@ -354,7 +323,7 @@ describe('422 validation_error on the {suppression} path', () => {
     { method: 'GET', path: '/suppressions/1234' },
     { method: 'GET', path: '/suppressions/user%40' },
   ])('when $method $path is neither an id nor an address, then it answers 422', async ({ method, path }) => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     const response = await api.request(method, path);
     expectError(response, 422, 'validation_error');
     expect(response.body.message).toContain('`suppression`');
@@ -365,7 +334,7 @@ describe('422 validation_error on the {suppression} path', () => {
     { method: 'GET', path: '/suppressions/abc%' },
     { method: 'DELETE', path: '/suppressions/%zz@example.com' },
   ])('when $method $path is malformed percent-encoding, then it answers 422', async ({ method, path }) => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     const response = await api.request(method, path);
     expectError(response, 422, 'validation_error');
     expect(response.body.message).toMatch(/percent-encoded/);
@@ -374,30 +343,30 @@ describe('422 validation_error on the {suppression} path', () => {
 
 describe('404 not_found', () => {
   it('when the id is unknown, then GET answers 404', async () => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     expectError(await api.get(`/suppressions/${newId()}`), 404, 'not_found');
   });
 
   it('when the address is unknown, then GET answers 404', async () => {
-    const api = await newApi();
-    const [email] = uniqueEmails(1);
-    expectError(await api.get(`/suppressions/${encodeURIComponent(email!)}`), 404, 'not_found');
+    const { api } = await newApiAccount(app);
+    const email = uniqueEmail();
+    expectError(await api.get(`/suppressions/${encodeURIComponent(email)}`), 404, 'not_found');
   });
 
   it('when the id is unknown, then DELETE answers 404', async () => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     expectError(await api.delete(`/suppressions/${newId()}`), 404, 'not_found');
   });
 
   it('when the address is unknown, then DELETE answers 404', async () => {
-    const api = await newApi();
-    const [email] = uniqueEmails(1);
+    const { api } = await newApiAccount(app);
+    const email = uniqueEmail();
     expectError(await api.delete(`/suppressions/${email}`), 404, 'not_found');
   });
 
   it('when an entry was already deleted, then deleting it again answers 404', async () => {
-    const api = await newApi();
-    const { body: added } = await api.post('/suppressions', { email: uniqueEmails(1)[0] });
+    const { api } = await newApiAccount(app);
+    const { body: added } = await api.post('/suppressions', { email: uniqueEmail() });
     expect((await api.delete(`/suppressions/${added.id}`)).status).toBe(200);
     expectError(await api.delete(`/suppressions/${added.id}`), 404, 'not_found');
   });
@@ -408,7 +377,7 @@ describe('404 not_found', () => {
     { method: 'GET', path: '/suppressions/a/b/c' },
     { method: 'DELETE', path: '/suppressions/batch/add/extra' },
   ])('when the route $method $path does not exist, then it answers 404', async ({ method, path }) => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     expectError(await api.request(method, path), 404, 'not_found');
   });
 });
@@ -423,7 +392,7 @@ describe('405 method_not_allowed', () => {
     { method: 'DELETE', path: '/suppressions', allow: ['GET', 'POST'] },
     { method: 'POST', path: '/health', allow: ['GET'] },
   ])('when $method is used on $path, then it answers 405 with an Allow header', async ({ method, path, allow }) => {
-    const api = await newApi();
+    const { api } = await newApiAccount(app);
     const response = await api.request(method, path);
     expectError(response, 405, 'method_not_allowed');
     expect(allowedMethods(response)).toEqual(allow);
@@ -432,8 +401,8 @@ describe('405 method_not_allowed', () => {
 
 describe('413 payload_too_large', () => {
   it('when a batch add body is over 1 MB, then it answers 413 and writes nothing', async () => {
-    const api = await newApi();
-    const [email] = uniqueEmails(1);
+    const { api } = await newApiAccount(app);
+    const email = uniqueEmail();
     const rawBody = JSON.stringify({ emails: [email], padding: 'x'.repeat(1024 * 1024) });
     expect(Buffer.byteLength(rawBody)).toBeGreaterThan(1024 * 1024);
     const response = await api.request('POST', '/suppressions/batch/add', { rawBody });
@@ -442,8 +411,8 @@ describe('413 payload_too_large', () => {
   });
 
   it('when a body is just under 1 MB, then it is read (and judged on its content)', async () => {
-    const api = await newApi();
-    const [email] = uniqueEmails(1);
+    const { api } = await newApiAccount(app);
+    const email = uniqueEmail();
     const rawBody = JSON.stringify({ emails: [email], padding: 'x'.repeat(1000 * 1000) });
     expect(Buffer.byteLength(rawBody)).toBeLessThan(1024 * 1024);
     const response = await api.request('POST', '/suppressions/batch/add', { rawBody });
@@ -456,16 +425,11 @@ describe('503 service_unavailable when the database is unreachable', () => {
   let down: RunningServer;
 
   beforeAll(async () => {
-    unreachable = createDatabase({
-      url: 'postgres://postgres@127.0.0.1:1/nothing',
-      logger: createLogger('silent'),
-      connectTimeoutMs: 500,
-    });
-    down = await startTestApp(unreachable);
+    unreachable = await unreachableDatabase({ connectTimeoutMs: 500 });
+    down = await app.startApp({ db: unreachable });
   });
 
   afterAll(async () => {
-    await down?.close();
     await unreachable?.close();
   });
 
@@ -510,14 +474,13 @@ describe('500 internal_server_error', () => {
 
   beforeAll(async () => {
     broken = await createTestDatabase();
-    const key = await createAccountKey(broken.db);
+    const key = await newAccount(broken.db);
     await broken.db.query({ text: 'DROP TABLE suppressions' });
-    brokenServer = await startTestApp(broken.db);
+    brokenServer = await app.startApp({ db: broken.db });
     api = apiClient(brokenServer.url, key.token);
   });
 
   afterAll(async () => {
-    await brokenServer?.close();
     await broken?.drop();
   });
 

@@ -1,19 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { Queue } from 'bullmq';
 import fc from 'fast-check';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../api/openapi/document.js';
-import type { RunningServer } from '../../api/server.js';
-import { issueApiKey, type IssuedApiKey } from '../../src/db/api-key-repository.js';
+import type { IssuedApiKey } from '../../src/db/api-key-repository.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/error-codes.js';
-import { EVENTS_QUEUE } from '../../src/queues.js';
-import { createRedis } from '../../src/redis.js';
+import { newAccount, newKey, type TestAccount } from '../support/accounts.js';
 import { captureLogs } from '../support/log-capture.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { startTestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/test-app.js';
 
 /**
  * Generated requests against every documented route and some that are not, with every method,
@@ -27,43 +22,23 @@ const RUNS = Number(process.env['FUZZ_RUNS'] ?? 3000);
 const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
 const ADMIN_TOKEN = `admin-${randomBytes(12).toString('hex')}`;
 
-let database: TestDatabase;
-let redis: Redis;
-let queue: Queue;
-let server: RunningServer;
-let full: IssuedApiKey;
-let restricted: IssuedApiKey;
 const logs = captureLogs('info');
-const keyPrefix = `fuzz-${randomBytes(5).toString('hex')}:`;
+const app = useTestApp({
+  logger: logs.logger,
+  redis: 'live',
+  queues: true,
+  // High enough that the generated requests reach the routes rather than the limits.
+  rateLimitPerSecond: 1_000_000,
+  clientRateLimitPerSecond: 1_000_000,
+  metricsToken: METRICS_TOKEN,
+  adminToken: ADMIN_TOKEN,
+});
+let full: TestAccount;
+let restricted: IssuedApiKey;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  redis = createRedis(inject('redisUrl'), 'request');
-  queue = new Queue(EVENTS_QUEUE, { connection: redis, prefix: keyPrefix.slice(0, -1) });
-  full = await issueApiKey(database.db, { accountName: 'fuzz', permission: 'full_access', name: 'full' });
-  restricted = await issueApiKey(database.db, { accountName: 'fuzz', permission: 'sending_access', name: 'sending' });
-  server = await startTestApp(database.db, {
-    logger: logs.logger,
-    redis,
-    redisKeyPrefix: keyPrefix,
-    // High enough that the generated requests reach the routes rather than the limits.
-    rateLimitPerSecond: 1_000_000,
-    clientRateLimitPerSecond: 1_000_000,
-    queues: [queue],
-    metricsToken: METRICS_TOKEN,
-    adminToken: ADMIN_TOKEN,
-  });
-});
-
-afterAll(async () => {
-  await server?.close();
-  await queue?.close();
-  if (redis) {
-    const keys = await redis.keys(`${keyPrefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
-  }
-  await database?.drop();
+  full = await newAccount(app.database.db);
+  restricted = await newKey(app.database.db, full.account, 'sending_access');
 });
 
 interface FuzzRequest {
@@ -225,7 +200,7 @@ interface Answer {
 }
 
 function send(input: FuzzRequest): Promise<Answer> {
-  const { hostname, port } = new URL(server.url);
+  const { hostname, port } = new URL(app.server.url);
   const payload = input.body === undefined ? undefined : encode(input.body, input.encoding);
   const headers = headersOf(input);
   // Framed by its length whatever the method: Node sends a GET's or an OPTIONS' body unframed otherwise.
@@ -254,7 +229,7 @@ function send(input: FuzzRequest): Promise<Answer> {
 
 /** A checksum of everything a request could write: the account's suppressions and its events. */
 async function writtenState(): Promise<string> {
-  const { rows } = await database.db.query<{ state: string }>({
+  const { rows } = await app.database.db.query<{ state: string }>({
     text: `SELECT (SELECT count(*) || ':' || coalesce(sum(hashtext(id::text || email)), 0) FROM suppressions)
          || '/' || (SELECT count(*) FROM suppression_events) AS state`,
   });

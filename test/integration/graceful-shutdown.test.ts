@@ -2,10 +2,7 @@ import http from 'node:http';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { listen } from '../../api/server.js';
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+import { sleep } from '../support/sleep.js';
 
 /** An app with a slow route, standing in for a request in flight when SIGTERM arrives. */
 function slowApp(delayMs: number) {

@@ -1,78 +1,31 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
-import { createRedis } from '../../src/redis.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import {
-  apiClient,
-  createAccountKey,
-  startTestApp,
-  uniqueEmails,
-  type ApiClient,
-  type ApiResponse,
-} from '../support/test-app.js';
+import { expectError } from '../support/api-client.js';
+import { uniqueEmail, uniqueEmails } from '../support/emails.js';
+import { newApiAccount, useTestApp } from '../support/test-app.js';
 
-const keyPrefix = `test-${randomBytes(5).toString('hex')}:`;
-
-let database: TestDatabase;
-let redis: Redis;
-let deadRedis: Redis;
-let server: RunningServer;
+const app = useTestApp({ redis: 'live', rateLimitPerSecond: 10_000 });
+/** The same app, with a Redis that never answers. */
 let unreachable: RunningServer;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  redis = createRedis(inject('redisUrl'), 'request');
-  deadRedis = createRedis('redis://127.0.0.1:1', 'request');
-  deadRedis.on('error', () => {});
-  server = await startTestApp(database.db, { redis, rateLimitPerSecond: 10_000, redisKeyPrefix: keyPrefix });
-  unreachable = await startTestApp(database.db, {
-    redis: deadRedis,
-    rateLimitPerSecond: 10_000,
-    redisKeyPrefix: keyPrefix,
-  });
+  unreachable = await app.startApp({ redis: 'unreachable', rateLimitPerSecond: 10_000 });
 });
-
-afterAll(async () => {
-  await Promise.all([server?.close(), unreachable?.close()]);
-  // Idempotency records live 24 hours; this file's are removed with it.
-  const keys = (await redis?.keys(`${keyPrefix}*`)) ?? [];
-  if (keys.length > 0) await redis.del(...keys);
-  redis?.disconnect();
-  deadRedis?.disconnect();
-  await database?.drop();
-});
-
-interface Account {
-  api: ApiClient;
-  accountId: string;
-}
-
-async function newAccount(base = server.url): Promise<Account> {
-  const key = await createAccountKey(database.db);
-  return { api: apiClient(base, key.token), accountId: key.accountId };
-}
 
 function withKey(key: string) {
   return { headers: { 'idempotency-key': key } };
 }
 
-function expectError(response: ApiResponse, status: number, name: string): void {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
-  expect(response.body).toStrictEqual({ statusCode: status, name, message: expect.any(String) });
-}
-
 describe('replay', () => {
   it.each([
-    { path: '/suppressions', body: () => ({ email: uniqueEmails(1)[0] }), status: 201 },
+    { path: '/suppressions', body: () => ({ email: uniqueEmail() }), status: 201 },
     { path: '/suppressions/batch/add', body: () => ({ emails: uniqueEmails(3) }), status: 201 },
     { path: '/suppressions/batch/remove', body: () => ({ emails: uniqueEmails(2) }), status: 200 },
   ])(
     'when POST $path is repeated with the same key and body, then the first response is replayed',
     async ({ path, body, status }) => {
-      const { api } = await newAccount();
+      const { api } = await newApiAccount(app);
       const key = randomUUID();
       const payload = body();
       const first = await api.post(path, payload, withKey(key));
@@ -87,18 +40,19 @@ describe('replay', () => {
   );
 
   it('when a replayed add is repeated, then the work is not done again (the list holds one entry)', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const key = randomUUID();
-    const email = uniqueEmails(1)[0]!;
+    const email = uniqueEmail();
     const first = await api.post('/suppressions', { email }, withKey(key));
     await api.delete(`/suppressions/${first.body.id}`);
     const replay = await api.post('/suppressions', { email }, withKey(key));
+
     expect(replay.body).toStrictEqual(first.body);
     expect((await api.get(`/suppressions/${email}`)).status).toBe(404);
   });
 
   it('when the same body comes with its keys in another order, then it is still the same request', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const key = randomUUID();
     const emails = uniqueEmails(2);
     const first = await api.request('POST', '/suppressions/batch/remove', {
@@ -109,15 +63,17 @@ describe('replay', () => {
       rawBody: `{ "emails" : ${JSON.stringify(emails)} }`,
       ...withKey(key),
     });
+
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('when the first answer was a 4xx, then it is stored and replayed', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const key = randomUUID();
     const first = await api.post('/suppressions', { email: 'not-an-address' }, withKey(key));
+
     expectError(first, 422, 'validation_error');
     const second = await api.post('/suppressions', { email: 'not-an-address' }, withKey(key));
     expectError(second, 422, 'validation_error');
@@ -126,19 +82,21 @@ describe('replay', () => {
   });
 
   it('when a finished response is stored, then it is kept for 24 hours under the account', async () => {
-    const { api, accountId } = await newAccount();
+    const { api, accountId } = await newApiAccount(app);
     const key = randomUUID();
-    await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key));
-    const ttl = await redis.ttl(`${keyPrefix}idempotency:${accountId}:${key}`);
+    await api.post('/suppressions', { email: uniqueEmail() }, withKey(key));
+    const ttl = await app.redis.ttl(`${app.redisKeyPrefix}idempotency:${accountId}:${key}`);
+
     expect(ttl).toBeGreaterThan(24 * 3600 - 60);
     expect(ttl).toBeLessThanOrEqual(24 * 3600);
   });
 
   it('when no key is sent, then nothing is replayed', async () => {
-    const { api } = await newAccount();
-    const emails = uniqueEmails(1);
+    const { api } = await newApiAccount(app);
+    const emails = [uniqueEmail()];
     const first = await api.post('/suppressions/batch/add', { emails });
     const second = await api.post('/suppressions/batch/add', { emails });
+
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.headers.get('idempotent-replayed')).toBeNull();
   });
@@ -146,20 +104,22 @@ describe('replay', () => {
 
 describe('409 invalid_idempotent_request', () => {
   it('when the same key comes with another body, then it answers 409 invalid_idempotent_request', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const key = randomUUID();
-    expect((await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key))).status).toBe(201);
+
+    expect((await api.post('/suppressions', { email: uniqueEmail() }, withKey(key))).status).toBe(201);
     expectError(
-      await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key)),
+      await api.post('/suppressions', { email: uniqueEmail() }, withKey(key)),
       409,
       'invalid_idempotent_request',
     );
   });
 
   it('when the same key comes on another endpoint, then it answers 409 invalid_idempotent_request', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const key = randomUUID();
-    const emails = uniqueEmails(1);
+    const emails = [uniqueEmail()];
+
     expect((await api.post('/suppressions/batch/add', { emails }, withKey(key))).status).toBe(201);
     expectError(
       await api.post('/suppressions/batch/remove', { emails }, withKey(key)),
@@ -171,7 +131,7 @@ describe('409 invalid_idempotent_request', () => {
 
 describe('409 concurrent_idempotent_requests', () => {
   it('when two requests with one key race, then one runs and the other is refused or replays it', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const key = randomUUID();
     const payload = { emails: uniqueEmails(100) };
     const responses = await Promise.all(
@@ -180,6 +140,7 @@ describe('409 concurrent_idempotent_requests', () => {
     const original = responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null);
     const replays = responses.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === 'true');
     const refused = responses.filter((r) => r.status === 409);
+
     expect(original).toHaveLength(1);
     expect(original.length + replays.length + refused.length).toBe(responses.length);
     for (const replay of replays) expect(replay.body).toStrictEqual(original[0]!.body);
@@ -188,23 +149,24 @@ describe('409 concurrent_idempotent_requests', () => {
   });
 
   it('when the key is marked running (first request in flight or crashed), then it answers 409 until the marker expires', async () => {
-    const { api, accountId } = await newAccount();
+    const { api, accountId } = await newApiAccount(app);
     const key = randomUUID();
-    const payload = { email: uniqueEmails(1)[0] };
+    const payload = { email: uniqueEmail() };
+
     expect((await api.post('/suppressions', payload, withKey(key))).status).toBe(201);
     // Put the record back to the state it had while the first request ran.
-    const redisKey = `${keyPrefix}idempotency:${accountId}:${key}`;
-    const stored = JSON.parse((await redis.get(redisKey))!);
-    await redis.set(redisKey, JSON.stringify({ state: 'running', fingerprint: stored.fingerprint }), 'EX', 60);
+    const redisKey = `${app.redisKeyPrefix}idempotency:${accountId}:${key}`;
+    const stored = JSON.parse((await app.redis.get(redisKey))!);
+    await app.redis.set(redisKey, JSON.stringify({ state: 'running', fingerprint: stored.fingerprint }), 'EX', 60);
     expectError(await api.post('/suppressions', payload, withKey(key)), 409, 'concurrent_idempotent_requests');
     // Another body is still told apart from a concurrent retry.
     expectError(
-      await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key)),
+      await api.post('/suppressions', { email: uniqueEmail() }, withKey(key)),
       409,
       'invalid_idempotent_request',
     );
     // Once the marker is gone (its TTL ran out), the request runs afresh.
-    await redis.del(redisKey);
+    await app.redis.del(redisKey);
     const again = await api.post('/suppressions', payload, withKey(key));
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
@@ -216,51 +178,56 @@ describe('400 invalid_idempotency_key', () => {
     { label: 'empty', key: '' },
     { label: '257 characters', key: 'k'.repeat(257) },
   ])('when the key is $label, then it answers 400 invalid_idempotency_key', async ({ key }) => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     expectError(
-      await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key)),
+      await api.post('/suppressions', { email: uniqueEmail() }, withKey(key)),
       400,
       'invalid_idempotency_key',
     );
   });
 
   it('when the key is 256 characters, then it is accepted', async () => {
-    const { api } = await newAccount();
-    expect((await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey('k'.repeat(256)))).status).toBe(201);
+    const { api } = await newApiAccount(app);
+
+    expect((await api.post('/suppressions', { email: uniqueEmail() }, withKey('k'.repeat(256)))).status).toBe(201);
   });
 });
 
 describe('scoping', () => {
   it('when two accounts use the same key, then each has its own request', async () => {
     const key = randomUUID();
-    const one = await newAccount();
-    const two = await newAccount();
-    const first = await one.api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key));
-    const second = await two.api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(key));
+    const one = await newApiAccount(app);
+    const two = await newApiAccount(app);
+    const first = await one.api.post('/suppressions', { email: uniqueEmail() }, withKey(key));
+    const second = await two.api.post('/suppressions', { email: uniqueEmail() }, withKey(key));
+
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.headers.get('idempotent-replayed')).toBeNull();
     expect(second.body.id).not.toBe(first.body.id);
   });
 
   it('when the key is sent on a GET, then it is ignored', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const response = await api.get('/suppressions', withKey(''));
+
     expect(response.status).toBe(200);
   });
 });
 
 describe('Redis unreachable', () => {
   it('when a key is sent and Redis cannot be reached, then it answers 503 service_unavailable', async () => {
-    const { api } = await newAccount(unreachable.url);
+    const { api } = await newApiAccount(app, unreachable);
+
     expectError(
-      await api.post('/suppressions', { email: uniqueEmails(1)[0] }, withKey(randomUUID())),
+      await api.post('/suppressions', { email: uniqueEmail() }, withKey(randomUUID())),
       503,
       'service_unavailable',
     );
   });
 
   it('when no key is sent, then the request is served without Redis', async () => {
-    const { api } = await newAccount(unreachable.url);
-    expect((await api.post('/suppressions', { email: uniqueEmails(1)[0] })).status).toBe(201);
+    const { api } = await newApiAccount(app, unreachable);
+
+    expect((await api.post('/suppressions', { email: uniqueEmail() })).status).toBe(201);
   });
 });

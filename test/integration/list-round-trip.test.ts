@@ -2,25 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ExportFormat } from '../../cli/export/export-formats.js';
-import { writeExport } from '../../cli/export/write-export.js';
 import { runList } from '../../cli/lists/run-list.js';
-import { ensureAccount, type Account } from '../../src/db/account-repository.js';
+import type { Account } from '../../src/db/account-repository.js';
+import { newAccount } from '../support/accounts.js';
+import { exportText } from '../support/export-text.js';
 import { streamSuppressions } from '../../src/db/suppression-export.js';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import { ORIGINS, type Origin } from '../../src/domain/suppression.js';
-import { uniqueEmails } from '../support/test-app.js';
+import { uniqueEmails } from '../support/emails.js';
 import { useBatchWorker } from '../support/test-batch-worker.js';
 import { textCollector } from '../support/text-collector.js';
 
 const setup = useBatchWorker();
-
-/** What `export --account <a> [--origin o] --format f` prints. */
-async function exportText(account: Account, format: ExportFormat, origin?: Origin): Promise<string> {
-  const out = textCollector();
-  await writeExport(streamSuppressions(setup.database.db, { accountId: account.id, origin }), out.stream, format);
-  return out.text();
-}
 
 /** What `import - --account <a> --origin o --format f --wait` does with that text. */
 async function importText(account: Account, text: string, format: ExportFormat, origin: Origin): Promise<void> {
@@ -50,8 +44,8 @@ describe('export, then import into another account', () => {
   it.each(['csv', 'ndjson'] as const)(
     'when a mixed list goes out as %s and back in origin by origin, then the content is identical',
     async (format) => {
-      const source = await ensureAccount(setup.database.db, `source-${randomUUID()}`);
-      const target = await ensureAccount(setup.database.db, `target-${randomUUID()}`);
+      const { account: source } = await newAccount(setup.database.db);
+      const { account: target } = await newAccount(setup.database.db);
       const emails = uniqueEmails(2400);
       await addSuppressions(
         setup.database.db,
@@ -61,7 +55,10 @@ describe('export, then import into another account', () => {
           return { id: newId(), email, origin, sourceId: origin === 'manual' ? null : randomUUID() };
         }),
       );
-      for (const origin of ORIGINS) await importText(target, await exportText(source, format, origin), format, origin);
+      for (const origin of ORIGINS) {
+        const { text } = await exportText(setup.database.db, source.id, format, { origin });
+        await importText(target, text, format, origin);
+      }
 
       const expected = await contentOf(source);
       expect(expected).toHaveLength(2400);

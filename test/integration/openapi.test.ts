@@ -1,33 +1,20 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { Express } from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
-import { createApp } from '../../api/app.js';
 import { routes } from '../../api/openapi/document.js';
 import { errorSchema } from '../../api/openapi/schemas.js';
-import { listen, type RunningServer } from '../../api/server.js';
-import { createLogger } from '../../src/logger.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { useTestApp } from '../support/test-app.js';
 
-let database: TestDatabase;
-let app: Express;
-let server: RunningServer;
+const app = useTestApp();
 
 let document: any;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  app = createApp({ db: database.db, logger: createLogger('silent') });
-  server = await listen(app, '127.0.0.1', 0);
-  const response = await fetch(`${server.url}/openapi.json`);
+  const response = await fetch(`${app.server.url}/openapi.json`);
   expect(response.status).toBe(200);
   document = await response.json();
-});
-
-afterAll(async () => {
-  await server?.close();
-  await database?.drop();
 });
 
 interface StackLayer {
@@ -39,7 +26,7 @@ interface StackLayer {
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
 
 /** Every `METHOD /path` the app routes, found by walking Express 5's router stack, nested routers included. */
-function servedRoutes(app: Express): string[] {
+function servedRoutes(express: Express): string[] {
   const found = new Set<string>();
   const join = (prefix: string, path: string) => (path === '/' ? prefix || '/' : `${prefix}${path}`);
   const walk = (stack: StackLayer[], prefix: string) => {
@@ -59,7 +46,7 @@ function servedRoutes(app: Express): string[] {
       }
     }
   };
-  walk((app as unknown as { router: { stack: StackLayer[] } }).router.stack, '');
+  walk((express as unknown as { router: { stack: StackLayer[] } }).router.stack, '');
   return [...found].sort();
 }
 
@@ -94,28 +81,30 @@ function zodSchemaOf(content: unknown): ZodType | undefined {
 }
 
 describe('GET /openapi.json', () => {
-  it('is an OpenAPI 3.1 document that a validator accepts', async () => {
+  it('when it is fetched, then it is an OpenAPI 3.1 document that a validator accepts', async () => {
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
     expect(Object.keys(document.paths).length).toBeGreaterThan(0);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeDefined();
   });
 
-  it('needs no API key', async () => {
-    const response = await fetch(`${server.url}/openapi.json`);
+  it('when it is fetched without an API key, then it answers 200 with JSON', async () => {
+    const response = await fetch(`${app.server.url}/openapi.json`);
+
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
-  it('documents every route the app serves, with its method, and nothing it does not serve', () => {
-    const served = servedRoutes(app);
+  it("when the app's routes are walked, then each is documented with its method, and nothing else is", () => {
+    const served = servedRoutes(app.express);
+
     expect(served).toEqual(
       expect.arrayContaining(['GET /suppressions', 'DELETE /suppressions/{suppression}', 'GET /health']),
     );
     expect(documentedRoutes()).toEqual(served);
   });
 
-  it('documents the error answers of each authenticated route and the bearer scheme', () => {
+  it('when a route needs an API key, then its error answers and the bearer scheme are documented', () => {
     for (const [path, item] of Object.entries<
       Record<string, { responses: Record<string, unknown>; security?: unknown[] }>
     >(document.paths)) {
@@ -127,11 +116,12 @@ describe('GET /openapi.json', () => {
         expect(operation.security).toEqual([{ bearerAuth: [] }]);
       }
     }
+
     expect(Object.keys(document.paths['/suppressions/{suppression}'].get.responses)).toContain('404');
     expect(Object.keys(document.paths['/suppressions/batch/add'].post.responses)).toContain('413');
   });
 
-  it('has request examples that the zod request schemas accept', () => {
+  it('when a request body or parameter has examples, then the zod request schemas accept them', () => {
     let checked = 0;
     for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
@@ -163,10 +153,11 @@ describe('GET /openapi.json', () => {
         }
       }
     }
+
     expect(checked).toBeGreaterThanOrEqual(8);
   });
 
-  it('has response examples that the zod response schemas accept', () => {
+  it('when a response has examples, then the zod response schemas accept them', () => {
     let checked = 0;
     for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
@@ -187,13 +178,15 @@ describe('GET /openapi.json', () => {
         }
       }
     }
+
     expect(checked).toBeGreaterThanOrEqual(50);
   });
 });
 
 describe('GET /docs', () => {
-  it('answers an HTML page whose assets all load from this server', async () => {
-    const response = await fetch(`${server.url}/docs`);
+  it('when it is opened, then it answers an HTML page whose assets all load from this server', async () => {
+    const response = await fetch(`${app.server.url}/docs`);
+
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const csp = response.headers.get('content-security-policy') ?? '';
@@ -204,7 +197,7 @@ describe('GET /docs', () => {
     expect(assets.length).toBeGreaterThanOrEqual(4);
     for (const asset of assets) {
       expect(asset, 'same-origin path').toMatch(/^\/docs\//);
-      const loaded = await fetch(`${server.url}${asset}`);
+      const loaded = await fetch(`${app.server.url}${asset}`);
       expect(loaded.status, asset).toBe(200);
       const body = await loaded.text();
       if (asset.endsWith('swagger-initializer.js')) {
@@ -214,8 +207,8 @@ describe('GET /docs', () => {
     }
   });
 
-  it('serves only the listed files of swagger-ui-dist, not its petstore page', async () => {
-    expect((await fetch(`${server.url}/docs/index.html`)).status).toBe(404);
-    expect((await fetch(`${server.url}/docs/package.json`)).status).toBe(404);
+  it('when another file of swagger-ui-dist is asked for (its petstore page), then it answers 404', async () => {
+    expect((await fetch(`${app.server.url}/docs/index.html`)).status).toBe(404);
+    expect((await fetch(`${app.server.url}/docs/package.json`)).status).toBe(404);
   });
 });

@@ -1,105 +1,68 @@
 import net from 'node:net';
 import { Writable } from 'node:stream';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
-import { createDatabase, type Database } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 import { generateToken } from '../../src/domain/api-key-token.js';
 import { createLogger } from '../../src/logger.js';
-import { createMetrics, type Metrics } from '../../src/metrics.js';
+import { createMetrics } from '../../src/metrics.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE } from '../../src/queues.js';
-import { createRedis } from '../../src/redis.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { apiClient, createAccountKey, startTestApp, uniqueEmails } from '../support/test-app.js';
-import { createTestQueue, type TestQueue } from '../support/test-queue.js';
+import { newAccount } from '../support/accounts.js';
+import { apiClient } from '../support/api-client.js';
+import { uniqueEmail } from '../support/emails.js';
+import { sleep } from '../support/sleep.js';
+import { useTestApp } from '../support/test-app.js';
+import { unreachableDatabase } from '../support/unreachable.js';
 
 const METRICS_TOKEN = 'metrics-secret-0123456789';
 const ADMIN_TOKEN = 'admin-secret-0123456789';
 
-let database: TestDatabase;
-let redis: Redis;
-let deadRedis: Redis;
-let events: TestQueue;
-let batches: TestQueue;
-let metrics: Metrics;
-/** db + redis, no tokens. */
-let server: RunningServer;
+const metrics = createMetrics();
 /** METRICS_TOKEN and ADMIN_TOKEN set, both queues. */
-let guarded: RunningServer;
-const cleanups: (() => Promise<unknown>)[] = [];
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-function deadDatabase(url: string): Database {
-  return createDatabase({ url, poolSize: 2, logger: createLogger('silent') });
-}
+const guarded = useTestApp({ queues: true, metrics, metricsToken: METRICS_TOKEN, adminToken: ADMIN_TOKEN });
+/** Redis, no tokens. */
+let plain: RunningServer;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  redis = createRedis(inject('redisUrl'), 'request');
-  deadRedis = createRedis(`redis://127.0.0.1:${await closedPort()}`, 'request');
-  deadRedis.on('error', () => undefined);
-  events = await createTestQueue(EVENTS_QUEUE);
-  batches = await createTestQueue(BATCHES_QUEUE);
-  server = await startTestApp(database.db, { redis, rateLimitPerSecond: 10_000 });
-  metrics = createMetrics();
-  guarded = await startTestApp(database.db, {
-    metrics,
-    queues: [events.queue, batches.queue],
-    metricsToken: METRICS_TOKEN,
-    adminToken: ADMIN_TOKEN,
-  });
+  plain = await guarded.startApp({ redis: 'live', rateLimitPerSecond: 10_000 });
 });
 
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  await guarded?.close();
-  await server?.close();
-  await events?.cleanup();
-  await batches?.cleanup();
-  await redis?.quit();
-  deadRedis?.disconnect();
-  await database?.drop();
-});
+/** A database handle where nothing answers, closed after the test. */
+async function deadDatabase(port?: number): Promise<Database> {
+  const db = await unreachableDatabase({ port });
+  onTestFinished(() => db.close());
+  return db;
+}
 
 describe('GET /ready', () => {
   it('when PostgreSQL and Redis answer, then it answers 200 with both checks ok, without an API key', async () => {
-    const response = await apiClient(server.url, null).get('/ready');
+    const response = await apiClient(plain.url, null).get('/ready');
+
     expect(response.status).toBe(200);
     expect(response.body).toStrictEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
   });
 
   it('when Redis does not answer, then it answers 503 naming redis', async () => {
-    const app = await startTestApp(database.db, { redis: deadRedis });
-    cleanups.push(() => app.close());
+    const app = await guarded.startApp({ redis: 'unreachable' });
     const started = Date.now();
     const response = await apiClient(app.url, null).get('/ready');
+
     expect(Date.now() - started).toBeLessThan(2000);
     expect(response.status).toBe(503);
     expect(response.body).toStrictEqual({ status: 'unavailable', checks: { database: 'ok', redis: 'failed' } });
   });
 
   it('when PostgreSQL does not answer, then it answers 503 naming database', async () => {
-    const db = deadDatabase(`postgres://postgres@127.0.0.1:${await closedPort()}/postgres`);
-    const app = await startTestApp(db, { redis });
-    cleanups.push(
-      () => db.close(),
-      () => app.close(),
-    );
+    const app = await guarded.startApp({ db: await deadDatabase(), redis: 'live' });
     const response = await apiClient(app.url, null).get('/ready');
+
     expect(response.status).toBe(503);
     expect(response.body).toStrictEqual({ status: 'unavailable', checks: { database: 'failed', redis: 'ok' } });
   });
 
   it('when /health is asked, then it answers 200 without an API key', async () => {
-    const response = await apiClient(server.url, null).get('/health');
+    const response = await apiClient(plain.url, null).get('/health');
+
     expect(response.status).toBe(200);
     expect(response.body).toStrictEqual({ status: 'ok' });
   });
@@ -112,28 +75,31 @@ describe('GET /metrics', () => {
   }
 
   it('when no METRICS_TOKEN is set, then it answers without any key in the Prometheus text format', async () => {
-    const { status, text, type } = await scrape(server.url);
+    const { status, text, type } = await scrape(plain.url);
+
     expect(status).toBe(200);
     expect(type).toMatch(/^text\/plain/);
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
   });
 
   it('when METRICS_TOKEN is set, then a missing or wrong token answers 401 JSON and the right one 200', async () => {
-    const missing = await apiClient(guarded.url, null).get('/metrics');
+    const missing = await apiClient(guarded.server.url, null).get('/metrics');
+
     expect(missing.status).toBe(401);
     expect(missing.body).toStrictEqual({ statusCode: 401, name: 'unauthorized', message: expect.any(String) });
-    expect((await scrape(guarded.url, 'wrong-token')).status).toBe(401);
-    expect((await scrape(guarded.url, METRICS_TOKEN)).status).toBe(200);
+    expect((await scrape(guarded.server.url, 'wrong-token')).status).toBe(401);
+    expect((await scrape(guarded.server.url, METRICS_TOKEN)).status).toBe(200);
   });
 
   it('when requests were served, then the histogram has samples by method, route pattern and status, never an address', async () => {
-    const key = await createAccountKey(database.db);
-    const api = apiClient(guarded.url, key.token);
-    const [email] = uniqueEmails(1);
+    const key = await newAccount(guarded.database.db);
+    const api = apiClient(guarded.server.url, key.token);
+    const email = uniqueEmail();
+
     expect((await api.get('/suppressions')).status).toBe(200);
-    expect((await api.get(`/suppressions/${encodeURIComponent(email!)}`)).status).toBe(404);
+    expect((await api.get(`/suppressions/${encodeURIComponent(email)}`)).status).toBe(404);
     expect((await api.get('/no-such-route')).status).toBe(404);
-    const { text } = await scrape(guarded.url, METRICS_TOKEN);
+    const { text } = await scrape(guarded.server.url, METRICS_TOKEN);
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/suppressions",status="200"\} 1/);
     expect(text).toMatch(
       /http_request_duration_seconds_count\{method="GET",route="\/suppressions\/:suppression",status="404"\} 1/,
@@ -142,12 +108,13 @@ describe('GET /metrics', () => {
     expect(text).toMatch(
       /http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/suppressions",status="200"\}/,
     );
-    expect(text).not.toContain(email!.split('@')[0]);
+    expect(text).not.toContain(email.split('@')[0]);
   });
 
   it('when scraped, then every metric of the service is listed, with queue depth for both queues and pool usage', async () => {
-    await events.queue.add('bounce', { probe: true }, { delay: 60_000 });
-    const { text } = await scrape(guarded.url, METRICS_TOKEN);
+    await guarded.events.queue.add('bounce', { probe: true }, { delay: 60_000 });
+    const { text } = await scrape(guarded.server.url, METRICS_TOKEN);
+
     for (const name of [
       'http_request_duration_seconds',
       'suppression_events_processed_total',
@@ -169,7 +136,8 @@ describe('GET /metrics', () => {
   it('when the rate limiter reports, then its counters move', async () => {
     metrics.rateLimitRejections.inc();
     metrics.rateLimitRedisFailures.inc();
-    const { text } = await scrape(guarded.url, METRICS_TOKEN);
+    const { text } = await scrape(guarded.server.url, METRICS_TOKEN);
+
     expect(text).toMatch(/^rate_limit_rejections_total [1-9]/m);
     expect(text).toMatch(/^rate_limit_redis_failures_total [1-9]/m);
   });
@@ -184,7 +152,8 @@ describe('queue dashboard at /admin/queues', () => {
   }
 
   it('when ADMIN_TOKEN is not set, then the path does not exist (404)', async () => {
-    const response = await open(server.url, `Bearer ${ADMIN_TOKEN}`);
+    const response = await open(plain.url, `Bearer ${ADMIN_TOKEN}`);
+
     expect(response.status).toBe(404);
   });
 
@@ -194,7 +163,7 @@ describe('queue dashboard at /admin/queues', () => {
     { what: 'Basic auth with a wrong password', authorization: basic('admin', 'not-the-token') },
     { what: 'the token as the Basic user name', authorization: basic(ADMIN_TOKEN, 'x') },
   ])('when the request carries $what, then it answers 401 with a Basic challenge', async ({ authorization }) => {
-    const response = await open(guarded.url, authorization);
+    const response = await open(guarded.server.url, authorization);
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Basic realm="suppression-list"');
   });
@@ -203,10 +172,10 @@ describe('queue dashboard at /admin/queues', () => {
     { what: 'the bearer token', authorization: `Bearer ${ADMIN_TOKEN}` },
     { what: 'Basic auth with the token as password (any user)', authorization: basic('anyone', ADMIN_TOKEN) },
   ])('when the request carries $what, then the dashboard opens', async ({ authorization }) => {
-    const page = await open(guarded.url, authorization);
+    const page = await open(guarded.server.url, authorization);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    const api = await open(guarded.url, authorization, '/admin/queues/api/queues');
+    const api = await open(guarded.server.url, authorization, '/admin/queues/api/queues');
     expect(api.status).toBe(200);
     const names = ((await api.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name).sort();
     expect(names).toStrictEqual([BATCHES_QUEUE, EVENTS_QUEUE].sort());
@@ -215,13 +184,14 @@ describe('queue dashboard at /admin/queues', () => {
 
 describe('request ids and logs', () => {
   it('when x-request-id is sent, then it is echoed; when absent or unsafe, then one is made', async () => {
-    const given = await fetch(`${server.url}/health`, { headers: { 'x-request-id': 'req-123_abc' } });
+    const given = await fetch(`${plain.url}/health`, { headers: { 'x-request-id': 'req-123_abc' } });
+
     expect(given.headers.get('x-request-id')).toBe('req-123_abc');
-    const made = await fetch(`${server.url}/health`);
+    const made = await fetch(`${plain.url}/health`);
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const unsafe = await fetch(`${server.url}/health`, { headers: { 'x-request-id': 'someone@example.com' } });
+    const unsafe = await fetch(`${plain.url}/health`, { headers: { 'x-request-id': 'someone@example.com' } });
     expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const long = await fetch(`${server.url}/health`, { headers: { 'x-request-id': 'a'.repeat(201) } });
+    const long = await fetch(`${plain.url}/health`, { headers: { 'x-request-id': 'a'.repeat(201) } });
     expect(long.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -234,21 +204,21 @@ describe('request ids and logs', () => {
       },
     });
     const logger = createLogger('info', sink);
-    const app = await startTestApp(database.db, { logger });
-    cleanups.push(() => app.close());
-    const key = await createAccountKey(database.db);
-    const [email] = uniqueEmails(1);
+    const app = await guarded.startApp({ logger });
+    const key = await newAccount(guarded.database.db);
+    const email = uniqueEmail();
     const api = apiClient(app.url, key.token);
-    await api.get(`/suppressions/${encodeURIComponent(email!)}`, {
+    await api.get(`/suppressions/${encodeURIComponent(email)}`, {
       headers: { 'x-request-id': 'trace-me-1', cookie: 'session=secret-cookie' },
     });
     await api.post('/suppressions', { email });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     const logged = lines.join('\n');
+
     expect(logged).toContain('"id":"trace-me-1"');
     expect(logged).toContain('"route":"/suppressions/:suppression"');
     for (const line of lines) expect(line.match(/"route":/g)?.length ?? 0).toBeLessThanOrEqual(1);
-    expect(logged).not.toContain(email!.split('@')[0]);
+    expect(logged).not.toContain(email.split('@')[0]);
     expect(logged).not.toContain(key.token);
     expect(logged).not.toContain('secret-cookie');
   });
@@ -257,7 +227,7 @@ describe('request ids and logs', () => {
 describe('hardening', () => {
   it('when any JSON answer is sent, then it carries the API security headers and no HTML-only ones', async () => {
     for (const path of ['/health', '/suppressions', '/nowhere', '/openapi.json']) {
-      const response = await fetch(`${server.url}${path}`);
+      const response = await fetch(`${plain.url}${path}`);
       expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(response.headers.get('content-security-policy'), path).toBe("default-src 'none';frame-ancestors 'none'");
       expect(response.headers.get('strict-transport-security'), path).toMatch(/max-age=/);
@@ -278,20 +248,22 @@ describe('hardening', () => {
   });
 
   it('when an answer may hold addresses, then no cache may keep it', async () => {
-    const key = await createAccountKey(database.db);
+    const key = await newAccount(guarded.database.db);
     const responses = [
-      await apiClient(server.url, key.token).get('/suppressions'),
-      await apiClient(server.url, key.token).get(`/suppressions/${encodeURIComponent('someone@example.com')}`),
-      await apiClient(server.url, null).get('/suppressions'),
+      await apiClient(plain.url, key.token).get('/suppressions'),
+      await apiClient(plain.url, key.token).get(`/suppressions/${encodeURIComponent('someone@example.com')}`),
+      await apiClient(plain.url, null).get('/suppressions'),
     ];
+
     expect(responses.map((r) => r.status)).toEqual([200, 404, 401]);
     for (const response of responses) expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
   it('when a page is served, then it carries a policy that lets the page run', async () => {
-    const docs = await fetch(`${server.url}/docs`);
+    const docs = await fetch(`${plain.url}/docs`);
+
     expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
-    const dashboard = await fetch(`${guarded.url}/admin/queues`, {
+    const dashboard = await fetch(`${guarded.server.url}/admin/queues`, {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect(dashboard.status).toBe(200);
@@ -299,31 +271,30 @@ describe('hardening', () => {
   });
 
   it('when a body is over 1 MB, then it answers 413 payload_too_large', async () => {
-    const key = await createAccountKey(database.db);
-    const response = await apiClient(server.url, key.token).post('/suppressions/batch/add', {
+    const key = await newAccount(guarded.database.db);
+    const response = await apiClient(plain.url, key.token).post('/suppressions/batch/add', {
       emails: ['x'.repeat(1024 * 1024 + 10)],
     });
+
     expect(response.status).toBe(413);
     expect(response.body.name).toBe('payload_too_large');
   });
 
   it('when the server is created, then request and header timeouts are set', () => {
-    expect(server.server.requestTimeout).toBe(30_000);
-    expect(server.server.headersTimeout).toBe(10_000);
+    expect(plain.server.requestTimeout).toBe(30_000);
+    expect(plain.server.headersTimeout).toBe(10_000);
   });
 
   async function timedApiCall(db: Database): Promise<{ ms: number; status: number; name: string }> {
-    const app = await startTestApp(db);
-    cleanups.push(() => app.close());
+    const app = await guarded.startApp({ db });
     const started = Date.now();
     const response = await apiClient(app.url, generateToken()).get('/suppressions');
     return { ms: Date.now() - started, status: response.status, name: response.body.name };
   }
 
   it('when PostgreSQL is stopped (closed port), then a request answers 503 service_unavailable within 2 s', async () => {
-    const db = deadDatabase(`postgres://postgres@127.0.0.1:${await closedPort()}/postgres`);
-    cleanups.push(() => db.close());
-    const { ms, status, name } = await timedApiCall(db);
+    const { ms, status, name } = await timedApiCall(await deadDatabase());
+
     expect({ status, name }).toStrictEqual({ status: 503, name: 'service_unavailable' });
     expect(ms).toBeLessThan(2000);
   });
@@ -335,7 +306,7 @@ describe('hardening', () => {
       socket.on('error', () => undefined);
     });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    cleanups.push(
+    onTestFinished(
       () =>
         new Promise<void>((resolve) => {
           for (const socket of sockets) socket.destroy();
@@ -343,9 +314,9 @@ describe('hardening', () => {
         }),
     );
     const { port } = silent.address() as net.AddressInfo;
-    const db = deadDatabase(`postgres://postgres@127.0.0.1:${port}/postgres`);
-    cleanups.push(() => db.close());
-    const { ms, status, name } = await timedApiCall(db);
+
+    const { ms, status, name } = await timedApiCall(await deadDatabase(port));
+
     expect({ status, name }).toStrictEqual({ status: 503, name: 'service_unavailable' });
     expect(ms).toBeLessThan(2000);
   });

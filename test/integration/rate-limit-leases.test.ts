@@ -1,37 +1,20 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LeasedRateLimiter, type Admission } from '../../api/middleware/rate-limit-leases.js';
-import { createRedis } from '../../src/redis.js';
+import { useTestRedis } from '../support/test-redis.js';
 
-const keyPrefix = `test-${randomBytes(5).toString('hex')}:leases`;
 // A long window, so that no test straddles two windows however slow the machine.
 const WINDOW_S = 60;
 
-let redis: Redis;
-let deadRedis: Redis;
+const redis = useTestRedis();
+const keyPrefix = (): string => `${redis.keyPrefix}leases`;
 
-beforeAll(async () => {
-  redis = createRedis(inject('redisUrl'), 'request');
-  // A 'request' client refuses commands until it is ready, rather than queueing them.
-  await once(redis, 'ready');
-  deadRedis = createRedis('redis://127.0.0.1:1', 'request');
-  deadRedis.on('error', () => {});
-});
-
-afterAll(async () => {
-  const keys = await redis.keys(`${keyPrefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  redis.disconnect();
-  deadRedis.disconnect();
-});
-
-function limiterOf(limit: number, client: Redis = redis): LeasedRateLimiter {
+function limiterOf(limit: number, client: Redis = redis.client): LeasedRateLimiter {
   const store = new RateLimiterRedis({
     storeClient: client,
-    keyPrefix,
+    keyPrefix: keyPrefix(),
     points: limit,
     duration: WINDOW_S,
     rejectIfRedisNotReady: true,
@@ -40,7 +23,7 @@ function limiterOf(limit: number, client: Redis = redis): LeasedRateLimiter {
 }
 
 async function counterOf(accountId: string): Promise<number> {
-  return Number(await redis.get(`${keyPrefix}:${accountId}`));
+  return Number(await redis.client.get(`${keyPrefix()}:${accountId}`));
 }
 
 const allowed = (admissions: readonly Admission[]): number => admissions.filter((a) => a.allowed).length;
@@ -103,7 +86,7 @@ describe('LeasedRateLimiter', () => {
   });
 
   it('when Redis cannot be reached, then admit rejects so the caller can fail open', async () => {
-    const limiter = limiterOf(1000, deadRedis);
+    const limiter = limiterOf(1000, await redis.unreachableClient());
     await expect(limiter.admit(randomUUID())).rejects.toThrow();
   });
 });

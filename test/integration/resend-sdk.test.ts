@@ -5,16 +5,16 @@ import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { generateToken } from '../../src/domain/api-key-token.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Origin } from '../../src/domain/suppression.js';
-import { createAccountKey, uniqueEmails, useTestApp } from '../support/test-app.js';
-
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+import { newAccount } from '../support/accounts.js';
+import { ISO_MS, UUID_V7 } from '../support/formats.js';
+import { uniqueEmail, uniqueEmails } from '../support/emails.js';
+import { useTestApp } from '../support/test-app.js';
 
 const app = useTestApp();
 
 /** Resend's own SDK, pointed at our server, for a brand-new account. */
 async function newClient(): Promise<{ resend: Resend; accountId: string }> {
-  const key = await createAccountKey(app.database.db);
+  const key = await newAccount(app.database.db);
   return { resend: new Resend(key.token, { baseUrl: app.server.url }), accountId: key.accountId };
 }
 
@@ -37,9 +37,9 @@ async function addInOrder(resend: Resend, emails: string[]): Promise<string[]> {
 describe('adding through the SDK', () => {
   it('when one address is added, then the SDK returns the new id and get returns the full entry', async () => {
     const { resend } = await newClient();
-    const [email] = uniqueEmails(1);
-    const added = dataOf(await resend.suppressions.add({ email: email! }));
-    expect(added).toEqual({ object: 'suppression', id: expect.stringMatching(UUID) });
+    const email = uniqueEmail();
+    const added = dataOf(await resend.suppressions.add({ email }));
+    expect(added).toEqual({ object: 'suppression', id: expect.stringMatching(UUID_V7) });
 
     const entry = dataOf(await resend.suppressions.get(added.id));
     expect(entry).toEqual({
@@ -62,8 +62,8 @@ describe('adding through the SDK', () => {
     expect(batch.data.map((entry) => entry.object)).toEqual(['suppression', 'suppression', 'suppression']);
     const [first, second, third] = batch.data.map((entry) => entry.id);
     expect(second).toBe(existingId);
-    expect(first).toMatch(UUID);
-    expect(third).toMatch(UUID);
+    expect(first).toMatch(UUID_V7);
+    expect(third).toMatch(UUID_V7);
     expect(new Set([first, second, third]).size).toBe(3);
 
     expect(dataOf(await resend.suppressions.get(fresh1!)).id).toBe(first);
@@ -172,7 +172,7 @@ describe('retrieving through the SDK', () => {
 
   it('when get is given an id in upper case, then the entry is found', async () => {
     const { resend } = await newClient();
-    const [id] = await addInOrder(resend, uniqueEmails(1));
+    const [id] = await addInOrder(resend, [uniqueEmail()]);
     expect(dataOf(await resend.suppressions.get(id!.toUpperCase())).id).toBe(id);
   });
 });
@@ -180,7 +180,7 @@ describe('retrieving through the SDK', () => {
 describe('removing through the SDK', () => {
   it('when remove is given an id, then it answers deleted true and the entry is gone', async () => {
     const { resend } = await newClient();
-    const [id] = await addInOrder(resend, uniqueEmails(1));
+    const [id] = await addInOrder(resend, [uniqueEmail()]);
 
     expect(dataOf(await resend.suppressions.remove(id!))).toEqual({ object: 'suppression', id, deleted: true });
     const after = await resend.suppressions.get(id!);
@@ -243,7 +243,7 @@ describe('errors parsed by the SDK', () => {
   it('when another account asks for an entry by id, then the SDK reports not_found', async () => {
     const { resend: owner } = await newClient();
     const { resend: stranger } = await newClient();
-    const [id] = await addInOrder(owner, uniqueEmails(1));
+    const [id] = await addInOrder(owner, [uniqueEmail()]);
     expect((await stranger.suppressions.get(id!)).error).toMatchObject({ name: 'not_found', statusCode: 404 });
     expect(dataOf(await owner.suppressions.get(id!)).id).toBe(id);
   });
@@ -256,7 +256,7 @@ describe('errors parsed by the SDK', () => {
   });
 
   it('when the key may only send, then the SDK reports restricted_api_key with status 401', async () => {
-    const key = await createAccountKey(app.database.db, 'sending_access');
+    const key = await newAccount(app.database.db, 'sending_access');
     const resend = new Resend(key.token, { baseUrl: app.server.url });
     const response = await resend.suppressions.list();
     expect(response.error).toEqual({ statusCode: 401, name: 'restricted_api_key', message: expect.any(String) });
@@ -275,11 +275,11 @@ describe('errors parsed by the SDK', () => {
 
   it('when an invalid address is added, then the SDK reports validation_error and nothing is written', async () => {
     const { resend } = await newClient();
-    const [good] = uniqueEmails(1);
+    const good = uniqueEmail();
     const single = await resend.suppressions.add({ email: 'not-an-address' });
     expect(single.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
 
-    const batch = await resend.suppressions.batch.add({ emails: [good!, 'still not an address'] });
+    const batch = await resend.suppressions.batch.add({ emails: [good, 'still not an address'] });
     expect(batch.data).toBeNull();
     expect(batch.error).toEqual({
       statusCode: 422,

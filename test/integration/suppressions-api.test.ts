@@ -2,38 +2,25 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Origin } from '../../src/domain/suppression.js';
-import {
-  addInOrder,
-  apiClient,
-  createAccountKey,
-  uniqueEmails,
-  type ApiClient,
-  useTestApp,
-} from '../support/test-app.js';
-
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+import { addInOrder, type ApiClient } from '../support/api-client.js';
+import { uniqueEmail, uniqueEmails } from '../support/emails.js';
+import { ISO_MS, UUID_V7 } from '../support/formats.js';
+import { newApiAccount, useTestApp } from '../support/test-app.js';
 
 const app = useTestApp();
 
-/** A client for a brand-new account, so each test sees only its own entries. */
-async function newAccount(): Promise<{ api: ApiClient; accountId: string }> {
-  const key = await createAccountKey(app.database.db);
-  return { api: apiClient(app.server.url, key.token), accountId: key.accountId };
-}
-
 describe('success codes and shapes', () => {
   it('when one address is added, then it answers 201 with the new id', async () => {
-    const { api } = await newAccount();
-    const [email] = uniqueEmails(1);
+    const { api } = await newApiAccount(app);
+    const email = uniqueEmail();
     const response = await api.post('/suppressions', { email });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ object: 'suppression', id: expect.stringMatching(UUID) });
+    expect(response.body).toEqual({ object: 'suppression', id: expect.stringMatching(UUID_V7) });
   });
 
   it('when an entry is retrieved, then it has the full Suppression shape with created_at in milliseconds', async () => {
-    const { api } = await newAccount();
-    const [email] = uniqueEmails(1);
+    const { api } = await newApiAccount(app);
+    const email = uniqueEmail();
     const { body: added } = await api.post('/suppressions', { email });
     const response = await api.get(`/suppressions/${added.id}`);
     expect(response.status).toBe(200);
@@ -49,7 +36,7 @@ describe('success codes and shapes', () => {
   });
 
   it('when a batch is added, then it answers 201 and when it is removed, 200', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const emails = uniqueEmails(3);
     const added = await api.post('/suppressions/batch/add', { emails });
     expect(added.status).toBe(201);
@@ -62,8 +49,8 @@ describe('success codes and shapes', () => {
   });
 
   it('when an entry is deleted, then it answers 200 with deleted true and is gone', async () => {
-    const { api } = await newAccount();
-    const [id] = await addInOrder(api, uniqueEmails(1));
+    const { api } = await newApiAccount(app);
+    const [id] = await addInOrder(api, [uniqueEmail()]);
     const response = await api.delete(`/suppressions/${id}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ object: 'suppression', id, deleted: true });
@@ -71,7 +58,7 @@ describe('success codes and shapes', () => {
   });
 
   it('when the list is read, then every entry has the full shape and the envelope is a list', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     await addInOrder(api, uniqueEmails(2));
     const response = await api.get('/suppressions');
     expect(response.status).toBe(200);
@@ -87,24 +74,24 @@ describe('success codes and shapes', () => {
 
 describe('email normalisation', () => {
   it('when an address is added with spaces and capitals, then it is stored trimmed and lower-cased', async () => {
-    const { api } = await newAccount();
-    const [email] = uniqueEmails(1);
-    const { body } = await api.post('/suppressions', { email: `  ${email!.toUpperCase()} ` });
+    const { api } = await newApiAccount(app);
+    const email = uniqueEmail();
+    const { body } = await api.post('/suppressions', { email: `  ${email.toUpperCase()} ` });
     const entry = await api.get(`/suppressions/${body.id}`);
     expect(entry.body.email).toBe(email);
   });
 
   it('when an address is looked up in another case, then it is found', async () => {
-    const { api } = await newAccount();
-    const [email] = uniqueEmails(1);
+    const { api } = await newApiAccount(app);
+    const email = uniqueEmail();
     const { body } = await api.post('/suppressions', { email });
-    const response = await api.get(`/suppressions/${encodeURIComponent(email!.toUpperCase())}`);
+    const response = await api.get(`/suppressions/${encodeURIComponent(email.toUpperCase())}`);
     expect(response.status).toBe(200);
     expect(response.body.id).toBe(body.id);
   });
 
   it('when an address is longer than 254 characters, then it is refused', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const email = `${'a'.repeat(64)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(10)}.com`;
     expect(email.length).toBeGreaterThan(254);
     const response = await api.post('/suppressions/batch/add', { emails: [email] });
@@ -115,15 +102,15 @@ describe('email normalisation', () => {
 
 describe('the {suppression} path parameter', () => {
   it('when it is a UUID, then it is an id, in any case', async () => {
-    const { api } = await newAccount();
-    const [id] = await addInOrder(api, uniqueEmails(1));
+    const { api } = await newApiAccount(app);
+    const [id] = await addInOrder(api, [uniqueEmail()]);
     const response = await api.get(`/suppressions/${id!.toUpperCase()}`);
     expect(response.status).toBe(200);
     expect(response.body.id).toBe(id);
   });
 
   it('when it is a plus address, then the + is literal, raw or percent-encoded', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const tag = newId().slice(-12);
     const email = `first+${tag}@example.com`;
     const [id] = await addInOrder(api, [email]);
@@ -134,7 +121,7 @@ describe('the {suppression} path parameter', () => {
   });
 
   it('when the encoding is malformed, then it answers 422, not 500', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     for (const path of ['/suppressions/%E0%A4%A', '/suppressions/abc%', '/suppressions/%zz@example.com']) {
       const response = await api.get(path);
       expect(response.status).toBe(422);
@@ -143,39 +130,39 @@ describe('the {suppression} path parameter', () => {
   });
 
   it('when it is neither an id nor an address, then it answers 422', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const response = await api.delete('/suppressions/not-an-address');
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ statusCode: 422, name: 'validation_error', message: expect.any(String) });
   });
 
   it('when an entry is removed by email, then the response carries its id', async () => {
-    const { api } = await newAccount();
-    const [email] = uniqueEmails(1);
-    const [id] = await addInOrder(api, [email!]);
-    const response = await api.delete(`/suppressions/${encodeURIComponent(email!)}`);
+    const { api } = await newApiAccount(app);
+    const email = uniqueEmail();
+    const [id] = await addInOrder(api, [email]);
+    const response = await api.delete(`/suppressions/${encodeURIComponent(email)}`);
     expect(response.body).toEqual({ object: 'suppression', id, deleted: true });
   });
 });
 
 describe('adding what is already there', () => {
   it('when an address is added again, then it keeps its id, origin and created_at', async () => {
-    const { api, accountId } = await newAccount();
-    const [email] = uniqueEmails(1);
+    const { api, accountId } = await newApiAccount(app);
+    const email = uniqueEmail();
     const [first] = await addSuppressions(app.database.db, accountId, [
-      { id: newId(), email: email!, origin: 'bounce', sourceId: newId() },
+      { id: newId(), email, origin: 'bounce', sourceId: newId() },
     ]);
     const before = (await api.get(`/suppressions/${first!.id}`)).body;
     const again = await api.post('/suppressions/batch/add', { emails: [email] });
     expect(again.status).toBe(201);
     expect(again.body.data).toEqual([{ object: 'suppression', id: first!.id }]);
-    const single = await api.post('/suppressions', { email: email!.toUpperCase() });
+    const single = await api.post('/suppressions', { email: email.toUpperCase() });
     expect(single.body.id).toBe(first!.id);
     expect((await api.get(`/suppressions/${first!.id}`)).body).toEqual(before);
   });
 
   it('when a batch repeats an address in other forms, then it is listed once, in first-seen order', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const [a, b, c] = uniqueEmails(3);
     const response = await api.post('/suppressions/batch/add', {
       emails: [b, ` ${a!.toUpperCase()}`, b!.toUpperCase(), a, c],
@@ -189,18 +176,18 @@ describe('adding what is already there', () => {
   });
 
   it('when one item of a batch is invalid, then nothing is written and the message names its index', async () => {
-    const { api } = await newAccount();
-    const [good] = uniqueEmails(1);
+    const { api } = await newApiAccount(app);
+    const good = uniqueEmail();
     const response = await api.post('/suppressions/batch/add', { emails: [good, 'bad-address'] });
     expect(response.status).toBe(422);
     expect(response.body.message).toContain('emails[1]');
-    expect((await api.get(`/suppressions/${encodeURIComponent(good!)}`)).status).toBe(404);
+    expect((await api.get(`/suppressions/${encodeURIComponent(good)}`)).status).toBe(404);
   });
 });
 
 describe('batch remove', () => {
   it('when some emails match nothing, then they are left out of data', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const [kept, missing] = uniqueEmails(2);
     const [id] = await addInOrder(api, [kept!]);
     const response = await api.post('/suppressions/batch/remove', { emails: [missing, kept] });
@@ -209,7 +196,7 @@ describe('batch remove', () => {
   });
 
   it('when some ids match nothing, then they are left out of data', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const ids = await addInOrder(api, uniqueEmails(2));
     const response = await api.post('/suppressions/batch/remove', { ids: [newId(), ids[1], ids[0], ids[1]] });
     expect(response.body.data.map((entry: { id: string }) => entry.id)).toEqual([ids[1], ids[0]]);
@@ -217,7 +204,7 @@ describe('batch remove', () => {
   });
 
   it('when nothing matches, then data is empty', async () => {
-    const { api } = await newAccount();
+    const { api } = await newApiAccount(app);
     const response = await api.post('/suppressions/batch/remove', { ids: [newId()] });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ data: [] });
@@ -229,7 +216,7 @@ describe('pagination', () => {
   let ids: string[];
 
   beforeAll(async () => {
-    ({ api } = await newAccount());
+    ({ api } = await newApiAccount(app));
     // Oldest first: ids[6] is the newest entry.
     ids = await addInOrder(api, uniqueEmails(7));
   });
@@ -247,7 +234,7 @@ describe('pagination', () => {
   });
 
   it('when limit is not given, then a page holds 20', async () => {
-    const { api: other } = await newAccount();
+    const { api: other } = await newApiAccount(app);
     await other.post('/suppressions/batch/add', { emails: uniqueEmails(25) });
     const page = await other.get('/suppressions');
     expect(page.body.data).toHaveLength(20);
@@ -277,7 +264,7 @@ describe('pagination', () => {
   });
 
   it('when the cursor entry was deleted, then paging still continues from its place', async () => {
-    const { api: other } = await newAccount();
+    const { api: other } = await newApiAccount(app);
     const own = (await addInOrder(other, uniqueEmails(5))).reverse();
     await other.delete(`/suppressions/${own[2]}`);
     const after = await other.get(`/suppressions?limit=5&after=${own[2]}`);
@@ -287,7 +274,7 @@ describe('pagination', () => {
   });
 
   it('when origin is given, then every page holds only that origin and cursors combine with it', async () => {
-    const { api: other, accountId } = await newAccount();
+    const { api: other, accountId } = await newApiAccount(app);
     const emails = uniqueEmails(9);
     const origins: Origin[] = ['bounce', 'manual', 'complaint'];
     const bounceIds: string[] = [];
@@ -308,15 +295,15 @@ describe('pagination', () => {
     expect(idsOf(back.body)).toEqual(bounceIds.slice(0, 2));
     for (const entry of [...first.body.data, ...second.body.data]) {
       expect(entry.origin).toBe('bounce');
-      expect(entry.source_id).toMatch(UUID);
+      expect(entry.source_id).toMatch(UUID_V7);
     }
   });
 });
 
 describe('clients that send a JSON content type on bodiless requests', () => {
   it('when GET and DELETE carry Content-Type: application/json and no body, then they work', async () => {
-    const { api } = await newAccount();
-    const [id] = await addInOrder(api, uniqueEmails(1));
+    const { api } = await newApiAccount(app);
+    const [id] = await addInOrder(api, [uniqueEmail()]);
     const headers = { 'content-type': 'application/json' };
     expect((await api.get('/suppressions', { headers })).status).toBe(200);
     expect((await api.get(`/suppressions/${id}`, { headers })).status).toBe(200);

@@ -1,52 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/batches/batch-schema.js';
-import { createLogger } from '../../src/logger.js';
-import { BATCH_OUTCOMES, createMetrics, type Metrics } from '../../src/metrics.js';
-import { BATCHES_QUEUE, EVENTS_QUEUE } from '../../src/queues.js';
-import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.js';
-import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { createAccountKey, uniqueEmails } from '../support/test-app.js';
+import { BATCH_OUTCOMES, createMetrics } from '../../src/metrics.js';
+import { newAccount } from '../support/accounts.js';
+import { uniqueEmail, uniqueEmails } from '../support/emails.js';
+import { useBatchWorker } from '../support/test-batch-worker.js';
+import { useEventWorker } from '../support/test-event-worker.js';
 import { complaintEvent } from '../support/test-events.js';
-import { createTestQueue, eventually, settled, type TestQueue } from '../support/test-queue.js';
+import { eventually, settled } from '../support/test-queue.js';
 
-let database: TestDatabase;
-let events: TestQueue;
-let batches: TestQueue;
-let metrics: Metrics;
-let eventWorker: EventWorker;
-let batchWorker: BatchWorker;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  events = await createTestQueue(EVENTS_QUEUE);
-  batches = await createTestQueue(BATCHES_QUEUE);
-  metrics = createMetrics();
-  const logger = createLogger('silent');
-  eventWorker = startEventWorker({
-    db: database.db,
-    logger,
-    connection: events.connection,
-    prefix: events.prefix,
-    concurrency: 5,
-    metrics,
-  });
-  batchWorker = startBatchWorker({
-    db: database.db,
-    logger,
-    connection: batches.connection,
-    prefix: batches.prefix,
-    metrics,
-  });
-});
-
-afterAll(async () => {
-  await eventWorker?.close();
-  await batchWorker?.close();
-  await events?.cleanup();
-  await batches?.cleanup();
-  await database?.drop();
-});
+// Both workers count into one registry, as they do in one worker process.
+const metrics = createMetrics();
+const eventWorker = useEventWorker({ concurrency: 5, metrics });
+const batchWorker = useBatchWorker({ metrics });
 
 async function counter(name: string, outcome: string): Promise<number> {
   const metric = await metrics.registry.getSingleMetric(name)!.get();
@@ -55,10 +20,10 @@ async function counter(name: string, outcome: string): Promise<number> {
 
 describe('worker metrics', () => {
   it('when event jobs complete or fail, then suppression_events_processed_total counts them by outcome', async () => {
-    const { accountId } = await createAccountKey(database.db);
-    const [email] = uniqueEmails(1);
-    const ok = await events.queue.add('complaint', complaintEvent(accountId, email!));
-    const { job, state } = await settled(events.queue, ok.id!);
+    const { accountId } = await newAccount(eventWorker.database.db);
+    const ok = await eventWorker.events.queue.add('complaint', complaintEvent(accountId, uniqueEmail()));
+    const { job, state } = await settled(eventWorker.events.queue, ok.id!);
+
     expect(state).toBe('completed');
     const outcome = (job.returnvalue as { outcome: string }).outcome;
     await eventually(
@@ -67,8 +32,8 @@ describe('worker metrics', () => {
       'outcome counted',
     );
 
-    const bad = await events.queue.add('complaint', { nonsense: true }, { attempts: 1 });
-    expect((await settled(events.queue, bad.id!)).state).toBe('failed');
+    const bad = await eventWorker.events.queue.add('complaint', { nonsense: true }, { attempts: 1 });
+    expect((await settled(eventWorker.events.queue, bad.id!)).state).toBe('failed');
     await eventually(
       async () => (await counter('suppression_events_processed_total', 'failed')) >= 1,
       5000,
@@ -77,13 +42,14 @@ describe('worker metrics', () => {
   });
 
   it('when a batch job completes, then suppression_batch_entries_total counts its entries by outcome', async () => {
-    const { accountId } = await createAccountKey(database.db);
+    const { accountId } = await newAccount(batchWorker.database.db);
     const [first, second] = uniqueEmails(2);
-    const added = await batches.queue.add('add', {
+    const added = await batchWorker.batches.queue.add('add', {
       account_id: accountId,
       emails: [first, second, first, 'not-an-address'],
     });
-    const { job, state } = await settled(batches.queue, added.id!);
+    const { job, state } = await settled(batchWorker.batches.queue, added.id!);
+
     expect(state).toBe('completed');
     const result = job.returnvalue as BatchResult;
     expect(result.added).toBe(2);

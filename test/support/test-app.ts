@@ -1,92 +1,151 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect } from 'vitest';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp, type AppOptions } from '../../api/app.js';
 import { listen, type RunningServer } from '../../api/server.js';
-import { issueApiKey, type IssuedApiKey } from '../../src/db/api-key-repository.js';
 import type { Database } from '../../src/db/database.js';
-import type { Permission } from '../../src/domain/api-key-token.js';
 import { createLogger } from '../../src/logger.js';
+import { BATCHES_QUEUE, EVENTS_QUEUE } from '../../src/queues.js';
+import { newAccount, type TestAccount } from './accounts.js';
+import { apiClient, type ApiClient } from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestQueue, type TestQueue } from './test-queue.js';
+import { createTestRedis, type TestRedis } from './test-redis.js';
+
+async function serve(db: Database, options: Partial<AppOptions>): Promise<{ express: Express; server: RunningServer }> {
+  const express = createApp({ db, logger: createLogger('silent'), ...options });
+  return { express, server: await listen(express, '127.0.0.1', 0) };
+}
 
 /** The real app on a free port of 127.0.0.1. */
 export async function startTestApp(db: Database, options: Partial<AppOptions> = {}): Promise<RunningServer> {
-  return listen(createApp({ db, logger: createLogger('silent'), ...options }), '127.0.0.1', 0);
+  return (await serve(db, options)).server;
+}
+
+export interface TestAppOptions extends Omit<Partial<AppOptions>, 'db' | 'redis' | 'redisKeyPrefix' | 'queues'> {
+  /**
+   * 'live': the app keeps its rate limits and idempotency records in the tests' Redis, under the
+   * file's key prefix; 'unreachable': its Redis never answers. Without it, the app runs without Redis.
+   */
+  redis?: 'live' | 'unreachable';
+  /** The file's events and batches queues: their depth in /metrics, and the dashboard at /admin/queues. */
+  queues?: boolean;
 }
 
 export interface TestApp {
   readonly database: TestDatabase;
   readonly server: RunningServer;
+  /** The Express app behind `server`, for tests that walk its routes. */
+  readonly express: Express;
+  /** The Redis client of the file's first 'live' app, to look at what it stored. */
+  readonly redis: Redis;
+  /** The namespace of the file's records in Redis; its keys are removed with the file. */
+  readonly redisKeyPrefix: string;
+  /** The file's events and batches queues, once an app was started with `queues: true`. */
+  readonly events: TestQueue;
+  readonly batches: TestQueue;
+  /**
+   * Another app on the file's database (or on `db`), sharing its Redis key prefix as a second
+   * process would; each 'live' one has a Redis client of its own. Closed with the file.
+   */
+  startApp(options?: TestAppOptions & { db?: Database }): Promise<RunningServer>;
 }
 
-/** For the whole test file: a database of its own, and the real app serving it on a free port. */
-export function useTestApp(): TestApp {
-  const app = {} as { database: TestDatabase; server: RunningServer };
+/**
+ * For the whole test file: a database of its own, and the real app serving it on a free port, with
+ * Redis and queues of the file's own when the options ask for them.
+ */
+export function useTestApp(options: TestAppOptions = {}): TestApp {
+  const state: {
+    database?: TestDatabase;
+    main?: { express: Express; server: RunningServer };
+    redis?: TestRedis;
+    redisReady?: Promise<TestRedis>;
+    queues?: { events: TestQueue; batches: TestQueue };
+    queuesReady?: Promise<{ events: TestQueue; batches: TestQueue }>;
+  } = {};
+  const others: RunningServer[] = [];
+  let firstLiveClient: Redis | undefined;
+
+  const fileRedis = (): Promise<TestRedis> =>
+    (state.redisReady ??= createTestRedis().then((redis) => (state.redis = redis)));
+  const fileQueues = () =>
+    (state.queuesReady ??= Promise.all([createTestQueue(EVENTS_QUEUE), createTestQueue(BATCHES_QUEUE)]).then(
+      ([events, batches]) => (state.queues = { events, batches }),
+    ));
+
+  async function appOptions({ redis, queues, ...rest }: TestAppOptions): Promise<Partial<AppOptions>> {
+    const resolved: Partial<AppOptions> = rest;
+    if (redis) {
+      const testRedis = await fileRedis();
+      resolved.redisKeyPrefix = testRedis.keyPrefix;
+      if (redis === 'unreachable') resolved.redis = await testRedis.unreachableClient();
+      else if (firstLiveClient) resolved.redis = await testRedis.newClient();
+      else resolved.redis = firstLiveClient = testRedis.client;
+    }
+    if (queues) {
+      const { events, batches } = await fileQueues();
+      resolved.queues = [events.queue, batches.queue];
+    }
+    return resolved;
+  }
+
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`useTestApp(): ${what}`);
+    return value;
+  };
+
   beforeAll(async () => {
-    app.database = await createTestDatabase();
-    app.server = await startTestApp(app.database.db);
+    state.database = await createTestDatabase();
+    state.main = await serve(state.database.db, await appOptions(options));
   });
   afterAll(async () => {
-    await app.server?.close();
-    await app.database?.drop();
+    await Promise.all(others.map((server) => server.close()));
+    await state.main?.server.close();
+    await state.queues?.events.cleanup();
+    await state.queues?.batches.cleanup();
+    await state.redis?.cleanup();
+    await state.database?.drop();
   });
-  return app;
-}
 
-/** A new account of its own, with one key. */
-export async function createAccountKey(db: Database, permission: Permission = 'full_access'): Promise<IssuedApiKey> {
-  return issueApiKey(db, { accountName: `account-${randomUUID()}`, permission, name: 'test' });
-}
-
-export interface ApiResponse<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
-export interface RequestOptions {
-  token?: string | null;
-  body?: unknown;
-  rawBody?: string;
-  headers?: Record<string, string>;
-}
-
-/** A small HTTP client bound to one server and one token, for tests that speak raw HTTP. */
-export function apiClient(baseUrl: string, token: string | null) {
-  async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { ...options.headers };
-    const bearer = options.token === undefined ? token : options.token;
-    if (bearer !== null) headers['authorization'] = `Bearer ${bearer}`;
-    let body: string | undefined = options.rawBody;
-    if (options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-  }
   return {
-    request,
-    get: <T = any>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
-    post: <T = any>(path: string, body: unknown, options?: RequestOptions) =>
-      request<T>('POST', path, { ...options, body }),
-    delete: <T = any>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+    get database() {
+      return ready(state.database, 'the database exists only inside tests and hooks');
+    },
+    get server() {
+      return ready(state.main, 'the app runs only inside tests and hooks').server;
+    },
+    get express() {
+      return ready(state.main, 'the app exists only inside tests and hooks').express;
+    },
+    get redis() {
+      return ready(firstLiveClient, "no app was started with redis: 'live'");
+    },
+    get redisKeyPrefix() {
+      return ready(state.redis, 'no app was started with redis').keyPrefix;
+    },
+    get events() {
+      return ready(state.queues, 'no app was started with queues: true').events;
+    },
+    get batches() {
+      return ready(state.queues, 'no app was started with queues: true').batches;
+    },
+    async startApp({ db, ...wanted } = {}) {
+      const database = db ?? ready(state.database, 'apps start only inside tests and hooks').db;
+      const { server } = await serve(database, await appOptions(wanted));
+      others.push(server);
+      return server;
+    },
   };
 }
 
-export type ApiClient = ReturnType<typeof apiClient>;
-
-/** Adds addresses one request at a time so that their ids (and so their order) are distinct. */
-export async function addInOrder(api: ApiClient, emails: string[]): Promise<string[]> {
-  const ids: string[] = [];
-  for (const email of emails) {
-    const response = await api.post('/suppressions', { email });
-    expect(response.status).toBe(201);
-    ids.push(response.body.id);
-  }
-  return ids;
+export interface ApiAccount extends TestAccount {
+  /** A client of the app that speaks for this account. */
+  readonly api: ApiClient;
 }
 
-/** Distinct addresses for one test, so tests never share data. */
-export function uniqueEmails(count: number, domain = 'example.com'): string[] {
-  const tag = randomUUID().slice(0, 8);
-  return Array.from({ length: count }, (_, index) => `user${index}.${tag}@${domain}`);
+/** A new account of its own, and a client of the file's app (or of `server`) with its key. */
+export async function newApiAccount(app: TestApp, server: RunningServer = app.server): Promise<ApiAccount> {
+  const account = await newAccount(app.database.db);
+  return { ...account, api: apiClient(server.url, account.token) };
 }

@@ -1,31 +1,37 @@
 import { afterAll, beforeAll } from 'vitest';
+import { createBatchProducer, type BatchProducer } from '../../src/batches/batch-producer.js';
 import { createLogger } from '../../src/logger.js';
 import { BATCHES_QUEUE } from '../../src/queues.js';
-import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.js';
+import { startBatchWorker, type BatchWorker, type BatchWorkerOptions } from '../../workers/batch-worker.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { createTestQueue, type TestQueue } from './test-queue.js';
 
 export interface TestBatchWorker {
   readonly database: TestDatabase;
   readonly batches: TestQueue;
+  /** The service's own producer on the batches queue. */
+  readonly producer: BatchProducer;
   readonly worker: BatchWorker;
 }
 
 /** For the whole test file: a database and a batches queue of its own, and the real batch worker on them. */
-export function useBatchWorker(): TestBatchWorker {
-  const setup = {} as { database: TestDatabase; batches: TestQueue; worker: BatchWorker };
+export function useBatchWorker(settings: Pick<BatchWorkerOptions, 'concurrency' | 'metrics'> = {}): TestBatchWorker {
+  const setup = {} as { database: TestDatabase; batches: TestQueue; producer: BatchProducer; worker: BatchWorker };
   beforeAll(async () => {
     [setup.database, setup.batches] = await Promise.all([createTestDatabase(), createTestQueue(BATCHES_QUEUE)]);
+    setup.producer = createBatchProducer({ connection: setup.batches.redisUrl, prefix: setup.batches.prefix });
     setup.worker = startBatchWorker({
       db: setup.database.db,
       logger: createLogger('silent'),
       connection: setup.batches.connection,
       prefix: setup.batches.prefix,
+      ...settings,
     });
     await setup.worker.worker.waitUntilReady();
   });
   afterAll(async () => {
     await setup.worker?.close();
+    await setup.producer?.close();
     await setup.batches?.cleanup();
     await setup.database?.drop();
   });

@@ -3,6 +3,7 @@ import { Queue, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { inject } from 'vitest';
 import { createRedis } from '../../src/redis.js';
+import { sleep } from './sleep.js';
 
 export interface TestQueue {
   prefix: string;
@@ -44,7 +45,7 @@ export async function settled(queue: Queue, jobId: string, timeoutMs = 15_000): 
       if (job) return { job, state };
     }
     if (Date.now() > deadline) throw new Error(`job ${jobId} did not settle in ${timeoutMs} ms (state: ${state})`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }
 
@@ -53,6 +54,6 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 20_0
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what} not reached in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }

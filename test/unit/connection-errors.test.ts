@@ -1,8 +1,7 @@
-import { once } from 'node:events';
-import net, { type AddressInfo } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../../src/db/connection-errors.js';
+import { closedPort } from '../support/unreachable.js';
 
 /** An error as node-postgres builds it from a server's ErrorResponse. */
 function serverError(code: string, message: string): pg.DatabaseError {
@@ -13,16 +12,6 @@ function serverError(code: string, message: string): pg.DatabaseError {
 
 function socketError(code: string, message: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code, syscall: 'connect' });
-}
-
-/** A port on 127.0.0.1 that nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('isDatabaseUnavailable', () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ExpiringCache } from '../../api/middleware/expiring-cache.js';
+import { sleep } from '../support/sleep.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00.000Z') });
@@ -110,7 +111,7 @@ describe('ExpiringCache on the real clock', () => {
     const cache = new ExpiringCache<string, string>(20, 10);
     cache.set('key', 'value');
     expect(cache.get('key')).toBe('value');
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    await sleep(40);
     expect(cache.get('key')).toBeUndefined();
   });
 });

@@ -1,16 +1,9 @@
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { addressColumn, type CsvHeader } from '../../cli/lists/csv-header.js';
 import type { ListEntry, ReadSummary } from '../../cli/lists/list-entry.js';
 import { listFormatFor } from '../../cli/lists/list-format.js';
 import { readAddresses, type ReadAddressesOptions } from '../../cli/lists/read-addresses.js';
-
-/** The text in small pieces that cut lines (and CRLF pairs) apart, as a pipe delivers it. */
-function streamOf(text: string, pieceSize = 7): Readable {
-  const pieces: string[] = [];
-  for (let start = 0; start < text.length; start += pieceSize) pieces.push(text.slice(start, start + pieceSize));
-  return Readable.from(pieces);
-}
+import { streamOf } from '../support/chunked-stream.js';
 
 async function read(text: string, options: ReadAddressesOptions, pieceSize?: number) {
   const headers: CsvHeader[] = [];

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { WriteCoalescer } from '../../src/write-coalescer.js';
+import { sleep } from '../support/sleep.js';
 
 function recordingWriter() {
   const batches: number[][] = [];
   const write = async (items: number[]): Promise<number[]> => {
     batches.push(items);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
     return items.map((item) => item * 10);
   };
   return { batches, write };
