@@ -120,21 +120,14 @@ function redisGuards(options: AppOptions): RedisGuards {
   const { redis, logger } = options;
   if (!redis) return { rateLimited: [], idempotent: [] };
   const keyPrefix = options.redisKeyPrefix ?? 'sl:';
-  const limitClient = createClientRateLimit({
+  const limits = {
     redis,
     logger,
     keyPrefix,
-    pointsPerSecond: options.clientRateLimitPerSecond ?? 20,
     onRedisFailure: options.onRateLimitRedisFailure,
     onRejected: options.onRateLimitRejected,
-  });
-  const rateLimiter = createRateLimiter({
-    redis,
-    logger,
-    keyPrefix,
-    pointsPerSecond: options.rateLimitPerSecond ?? 10,
-    onRedisFailure: options.onRateLimitRedisFailure,
-    onRejected: options.onRateLimitRejected,
-  });
+  };
+  const limitClient = createClientRateLimit({ ...limits, pointsPerSecond: options.clientRateLimitPerSecond ?? 20 });
+  const rateLimiter = createRateLimiter({ ...limits, pointsPerSecond: options.rateLimitPerSecond ?? 10 });
   return { limitClient, rateLimited: [rateLimiter], idempotent: [idempotency({ redis, logger, keyPrefix })] };
 }

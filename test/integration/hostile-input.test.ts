@@ -23,21 +23,22 @@ function afterOpenWindows(): Promise<void> {
   return sleep(1100);
 }
 
+/** POST /suppressions with a body sent as it is, under the `Content-Encoding` given. */
+function postEncoded(token: string, encoding: string, body: Buffer): Promise<Response> {
+  return fetch(`${app.server.url}/suppressions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-encoding': encoding },
+    body,
+  });
+}
+
 describe('bodies whose Content-Encoding does not decode', () => {
   it.each(['gzip', 'deflate', 'br'])(
     'when a body sent as %s does not decode, then it answers 422 validation_error saying so, and writes nothing',
     async (encoding) => {
       const { token, api } = await newApiAccount(app);
       const email = uniqueEmail();
-      const response = await fetch(`${app.server.url}/suppressions`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-encoding': encoding,
-        },
-        body: JSON.stringify({ email }),
-      });
+      const response = await postEncoded(token, encoding, Buffer.from(JSON.stringify({ email })));
       expect(response.status).toBe(422);
       expect(await response.json()).toEqual({
         statusCode: 422,
@@ -55,15 +56,7 @@ describe('bodies whose Content-Encoding does not decode', () => {
   ] as const)('when a %s body decodes, then it is read as JSON like any other', async (encoding, compress) => {
     const { token, api } = await newApiAccount(app);
     const email = uniqueEmail();
-    const response = await fetch(`${app.server.url}/suppressions`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'content-encoding': encoding,
-      },
-      body: compress(Buffer.from(JSON.stringify({ email }))),
-    });
+    const response = await postEncoded(token, encoding, compress(Buffer.from(JSON.stringify({ email }))));
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ object: 'suppression' });
     const stored = await api.get(`/suppressions/${encodeURIComponent(email)}`);
