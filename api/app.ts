@@ -5,7 +5,7 @@ import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
 import { createMetrics, type Metrics } from '../src/metrics.js';
 import { authenticate } from './middleware/authenticate.js';
-import { createClientRateLimit, type ClientRateLimit } from './middleware/client-rate-limit.js';
+import { createAuthFailureLimit, type AuthFailureLimit } from './middleware/auth-failure-limit.js';
 import { errorHandler, methodNotAllowed, notFound } from './middleware/errors.js';
 import { httpMetrics } from './middleware/http-metrics.js';
 import { idempotency } from './middleware/idempotency.js';
@@ -27,10 +27,10 @@ export interface AppOptions {
   /** Requests per second per account (default 10); needs `redis`. */
   rateLimitPerSecond?: number;
   /**
-   * Requests per second per client address that the key cache cannot admit (no key, an invalid
-   * key, or one not seen lately), limited before any database work (default 20); needs `redis`.
+   * Failed authentications (no key, or a key that is not valid) per second per client address;
+   * past it, the address's requests are refused before any lookup (default 20); needs `redis`.
    */
-  clientRateLimitPerSecond?: number;
+  authFailuresPerSecond?: number;
   /** Express's `trust proxy`: which proxies' `X-Forwarded-For` gives the client address (default none). */
   trustProxy?: boolean | number | string;
   /** Namespace of the rate-limit and idempotency records in Redis (default `sl:`). */
@@ -57,7 +57,7 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy ?? false);
   const metrics = options.metrics ?? createMetrics();
-  const { limitClient, rateLimited, idempotent } = redisGuards({
+  const { failureLimit, rateLimited, idempotent } = redisGuards({
     onRateLimitRedisFailure: () => metrics.rateLimitRedisFailures.inc(),
     onRateLimitRejected: () => metrics.rateLimitRejections.inc(),
     ...options,
@@ -69,7 +69,12 @@ export function createApp(options: AppOptions): Express {
     SUPPRESSIONS_PATH,
     suppressionsRouter(options.db, [
       noStore,
-      authenticate({ db: options.db, logger: options.logger, cacheTtlMs: options.authCacheTtlMs ?? 5000, limitClient }),
+      authenticate({
+        db: options.db,
+        logger: options.logger,
+        cacheTtlMs: options.authCacheTtlMs ?? 5000,
+        failureLimit,
+      }),
       ...rateLimited,
       // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:
       // application/json` on bodiless GET and DELETE too; those skip the parser.
@@ -110,7 +115,7 @@ function onlyForPost(handlers: readonly RequestHandler[]): RequestHandler {
 }
 
 interface RedisGuards {
-  limitClient?: ClientRateLimit;
+  failureLimit?: AuthFailureLimit;
   rateLimited: RequestHandler[];
   idempotent: RequestHandler[];
 }
@@ -127,7 +132,7 @@ function redisGuards(options: AppOptions): RedisGuards {
     onRedisFailure: options.onRateLimitRedisFailure,
     onRejected: options.onRateLimitRejected,
   };
-  const limitClient = createClientRateLimit({ ...limits, pointsPerSecond: options.clientRateLimitPerSecond ?? 20 });
+  const failureLimit = createAuthFailureLimit({ ...limits, failuresPerSecond: options.authFailuresPerSecond ?? 20 });
   const rateLimiter = createRateLimiter({ ...limits, pointsPerSecond: options.rateLimitPerSecond ?? 10 });
-  return { limitClient, rateLimited: [rateLimiter], idempotent: [idempotency({ redis, logger, keyPrefix })] };
+  return { failureLimit, rateLimited: [rateLimiter], idempotent: [idempotency({ redis, logger, keyPrefix })] };
 }

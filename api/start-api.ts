@@ -24,7 +24,7 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
       logger,
       redis,
       rateLimitPerSecond: config.RATE_LIMIT_PER_SECOND,
-      clientRateLimitPerSecond: config.CLIENT_RATE_LIMIT_PER_SECOND,
+      authFailuresPerSecond: config.AUTH_FAILURES_PER_SECOND,
       trustProxy: config.TRUST_PROXY,
       metrics,
       queues,

@@ -26,8 +26,8 @@ const configSchema = z.object({
   QUEUE_PREFIX: z.string().min(1).default('bull'),
   WORKER_CONCURRENCY: positiveInt.default(1000),
   RATE_LIMIT_PER_SECOND: positiveInt.default(10),
-  /** Per client address: requests without a key the API has seen lately, limited before any lookup. */
-  CLIENT_RATE_LIMIT_PER_SECOND: positiveInt.default(20),
+  /** Per client address: failed authentications a second before its requests are refused unread. */
+  AUTH_FAILURES_PER_SECOND: positiveInt.default(20),
   /**
    * Express's `trust proxy`: unset, the client address is the connection's; behind a load balancer,
    * its hop count (`1`), `true`, or the proxies' addresses or subnets (`loopback, 10.0.0.0/8`).

@@ -70,7 +70,7 @@ export const ERROR_CODES = {
   },
   rate_limit_exceeded: {
     status: 429,
-    when: 'Over the account’s limit, or too many requests without a key in use from one client address; `retry-after` says when to retry.',
+    when: 'Over the account’s limit, or too many failed authentications from one client address; `retry-after` says when to retry.',
     message: ({ retryAfterSeconds }: { retryAfterSeconds: number }) =>
       `Too many requests. Retry after ${retryAfterSeconds} second(s).`,
     example: { retryAfterSeconds: 1 },

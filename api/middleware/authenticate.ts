@@ -2,9 +2,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { findApiKeyByHash, touchApiKey, type ApiKeyCredentials } from '../../src/db/api-key-repository.js';
 import type { Database } from '../../src/db/database.js';
 import { hashToken, isWellFormedToken } from '../../src/domain/api-key-token.js';
-import { AppError } from '../../src/errors.js';
+import { AppError, isAppError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
-import type { ClientRateLimit } from './client-rate-limit.js';
+import type { AuthFailureLimit } from './auth-failure-limit.js';
 import { ExpiringCache } from './expiring-cache.js';
 
 export interface Caller {
@@ -32,8 +32,8 @@ export interface AuthenticateOptions {
   logger: Logger;
   /** How long a lookup (found or not) is trusted; a revoked key stops working within this time. */
   cacheTtlMs: number;
-  /** Limits, per client address, the requests the key cache cannot admit; none when absent. */
-  limitClient?: ClientRateLimit | undefined;
+  /** Failed authentications per client address, checked before any lookup; none when absent. */
+  failureLimit?: AuthFailureLimit | undefined;
 }
 
 /**
@@ -45,11 +45,11 @@ export interface AuthenticateOptions {
  * hashing; only the database ever sees the digest.
  *
  * Any request the cache does not admit (no key, an unknown, revoked or made-up key, or a key not
- * seen lately) first passes `limitClient`; a token that cannot be one this service issued is then
- * refused without a lookup and is not cached.
+ * seen lately) is first checked against `failureLimit`, and counts against it when it fails; a
+ * token that cannot be one this service issued is refused without a lookup and is not cached.
  */
 export function authenticate(options: AuthenticateOptions) {
-  const { db, logger, cacheTtlMs, limitClient } = options;
+  const { db, logger, cacheTtlMs, failureLimit } = options;
   const cache = new ExpiringCache<string, CachedKey>(cacheTtlMs, MAX_CACHED_KEYS);
   const refreshing = new Set<string>();
 
@@ -83,6 +83,13 @@ export function authenticate(options: AuthenticateOptions) {
     next();
   }
 
+  async function credentialsOf(token: string | undefined, cached: CachedKey | undefined) {
+    if (token === undefined) throw new AppError('missing_api_key');
+    if (cached !== undefined) return cached.credentials;
+    if (!isWellFormedToken(token)) throw new AppError('invalid_api_key');
+    return lookup(token);
+  }
+
   async function admitUncached(
     token: string | undefined,
     cached: CachedKey | undefined,
@@ -90,14 +97,15 @@ export function authenticate(options: AuthenticateOptions) {
     res: Response,
     next: NextFunction,
   ): Promise<void> {
-    if (limitClient) await limitClient(req, res);
-    if (token === undefined) throw new AppError('missing_api_key');
-    if (cached !== undefined) {
-      admit(cached.credentials, res, next);
-      return;
+    if (failureLimit) await failureLimit.check(req, res);
+    try {
+      admit(await credentialsOf(token, cached), res, next);
+    } catch (error) {
+      if (isAppError(error, 'missing_api_key') || isAppError(error, 'invalid_api_key')) {
+        failureLimit?.recordFailure(req);
+      }
+      throw error;
     }
-    if (!isWellFormedToken(token)) throw new AppError('invalid_api_key');
-    admit(await lookup(token), res, next);
   }
 
   // Synchronous for a cached, usable key: most requests never wait on a promise here.

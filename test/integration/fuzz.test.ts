@@ -29,7 +29,7 @@ const app = useTestApp({
   queues: true,
   // High enough that the generated requests reach the routes rather than the limits.
   rateLimitPerSecond: 1_000_000,
-  clientRateLimitPerSecond: 1_000_000,
+  authFailuresPerSecond: 1_000_000,
   metricsToken: METRICS_TOKEN,
   adminToken: ADMIN_TOKEN,
 });

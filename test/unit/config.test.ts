@@ -13,7 +13,7 @@ const DEFAULTS = {
   QUEUE_PREFIX: 'bull',
   WORKER_CONCURRENCY: 1000,
   RATE_LIMIT_PER_SECOND: 10,
-  CLIENT_RATE_LIMIT_PER_SECOND: 20,
+  AUTH_FAILURES_PER_SECOND: 20,
 };
 
 /** The ConfigError that loading this environment throws. */
