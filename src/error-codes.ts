@@ -114,7 +114,3 @@ export function exampleMessage(code: ErrorCode): string {
   if (typeof spec.message === 'string') return spec.message;
   return (spec.message as (params: unknown) => string)(spec.example);
 }
-
-export function statusOf(code: ErrorCode): number {
-  return ERROR_CODES[code].status;
-}

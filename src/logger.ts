@@ -4,7 +4,7 @@ import { redactSecrets } from './log-redaction.js';
 export type { Logger };
 
 /** Credentials never reach a log line, wherever a caller puts them. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-key"]',

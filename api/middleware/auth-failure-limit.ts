@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { RateLimitExceededError } from '../../src/errors.js';
@@ -18,7 +18,7 @@ export interface AuthFailureLimitOptions {
 
 export interface AuthFailureLimit {
   /** Resolves when the address may try to authenticate, or rejects with 429 `rate_limit_exceeded`. */
-  check(req: Request, res: Response): Promise<void>;
+  check(req: Request): Promise<void>;
   /** Counts a failed authentication (no key, or a key that is not valid) against the address. */
   recordFailure(req: Request): void;
 }
@@ -53,7 +53,7 @@ export function createAuthFailureLimit(options: AuthFailureLimitOptions): AuthFa
   }
 
   return {
-    async check(req, res) {
+    async check(req) {
       let counted: Awaited<ReturnType<typeof failures.get>>;
       try {
         counted = await failures.get(clientAddress(req));
@@ -62,10 +62,8 @@ export function createAuthFailureLimit(options: AuthFailureLimitOptions): AuthFa
         return;
       }
       if (counted === null || counted.consumedPoints < limit) return;
-      const retryAfter = Math.max(1, Math.ceil(counted.msBeforeNext / 1000));
-      res.set('retry-after', String(retryAfter));
       options.onRejected?.();
-      throw new RateLimitExceededError(retryAfter);
+      throw new RateLimitExceededError(Math.max(1, Math.ceil(counted.msBeforeNext / 1000)));
     },
     recordFailure(req) {
       failures.penalty(clientAddress(req), 1).catch(redisFailed);

@@ -97,7 +97,7 @@ export function authenticate(options: AuthenticateOptions) {
     res: Response,
     next: NextFunction,
   ): Promise<void> {
-    if (failureLimit) await failureLimit.check(req, res);
+    if (failureLimit) await failureLimit.check(req);
     try {
       admit(await credentialsOf(token, cached), res, next);
     } catch (error) {

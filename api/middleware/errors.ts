@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { errorMessage } from '../../src/error-codes.js';
-import { AppError, MethodNotAllowedError } from '../../src/errors.js';
+import { AppError, MethodNotAllowedError, RateLimitExceededError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import { loggableUrl } from './request-logging.js';
 
@@ -56,6 +56,7 @@ export function errorHandler(logger: Logger, bodyLimit: string) {
       logger.warn({ err: appError.cause ?? appError, method: req.method }, appError.message);
     }
     if (appError instanceof MethodNotAllowedError) res.set('Allow', appError.allowed.join(', '));
+    if (appError instanceof RateLimitExceededError) res.set('retry-after', String(appError.retryAfterSeconds));
     res.status(appError.statusCode).json(appError.toJSON());
   };
 }

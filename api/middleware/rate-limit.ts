@@ -58,7 +58,6 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
     if (!admission.allowed) {
       const retryAfter = Math.max(1, seconds(admission.resetMs));
       setHeaders(res, limit, 0, retryAfter);
-      res.set('retry-after', String(retryAfter));
       options.onRejected?.();
       throw new RateLimitExceededError(retryAfter);
     }
