@@ -49,6 +49,8 @@ export const suppressionEventSchema = z
         })
         .optional(),
       complaint: z.object({ feedback_type: detail(64) }).optional(),
+      /** The sending provider's id for the message, kept in the audit trail (set by provider feeds). */
+      provider_message_id: detail(998),
     },
     { error: 'the event must be a JSON object' },
   )
