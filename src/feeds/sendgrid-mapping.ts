@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
+import {
+  feedEventId,
+  feedSourceId,
+  InvalidPayloadError,
+  isoTimestamp,
+  parsePayload,
+  type FeedMapper,
+  type MappedPayload,
+  type MappingContext,
+} from './feed-mapping.js';
+
+const WHAT = 'a SendGrid Event Webhook batch';
+
+/**
+ * A hard bounce (`type` bounce, or no `type` in payloads older than the field) is permanent. A block is
+ * SendGrid's word for a refusal of the message rather than of the address (a blocked sending IP, a
+ * content filter), after which SendGrid itself keeps sending to the address: recorded, not suppressed.
+ */
+const SENDGRID_BOUNCE_TYPES = { bounce: 'permanent', blocked: 'transient' } as const satisfies Record<
+  string,
+  BounceType
+>;
+
+const required = (problem: string) => (issue: { input: unknown }) =>
+  issue.input === undefined ? 'is required' : problem;
+
+/** Unix seconds, as a number or its text, read as the event's `occurred_at`. */
+const unixSeconds = z
+  .union([z.number(), z.string()], { error: required('must be Unix seconds') })
+  .transform((value, context) => {
+    const iso = isoTimestamp(value);
+    if (iso === null) {
+      context.addIssue({ code: 'custom', message: 'must be Unix seconds' });
+      return z.NEVER;
+    }
+    return iso;
+  });
+
+// Every event names its kind; only the kinds that become events need more.
+const kindSchema = z.object({ event: z.string() });
+
+// What a bounce and a spam report both need. Loose, because custom arguments (among them the email-id
+// tag) arrive as top-level keys of the event.
+const reportSchema = z.looseObject({
+  email: z.string(),
+  sg_event_id: z.string().min(1, { error: 'must not be empty' }),
+  sg_message_id: z.string().optional(),
+  timestamp: unixSeconds,
+});
+
+const bounceSchema = reportSchema.extend({
+  type: z.enum(['bounce', 'blocked'], { error: 'must be bounce or blocked' }).optional(),
+  status: z.string().optional(),
+  reason: z.string().optional(),
+  bounce_classification: z.string().optional(),
+});
+
+type Report = z.output<typeof reportSchema>;
+type Bounce = z.output<typeof bounceSchema>;
+
+function eventBase(report: Report, context: MappingContext): Omit<SuppressionEventInput, 'type'> {
+  return {
+    account_id: context.accountId,
+    event_id: feedEventId('sendgrid', report.sg_event_id, report.email),
+    email: report.email,
+    // An asynchronous bounce has no sg_message_id; its own event id still names it for good.
+    source_id: feedSourceId('sendgrid', report[context.emailIdTag], report.sg_message_id ?? report.sg_event_id),
+    occurred_at: report.timestamp,
+    provider_message_id: report.sg_message_id,
+  };
+}
+
+function bounceEvent(report: Bounce, context: MappingContext): SuppressionEventInput {
+  return {
+    ...eventBase(report, context),
+    type: 'bounce',
+    bounce: {
+      type: SENDGRID_BOUNCE_TYPES[report.type ?? 'bounce'],
+      // SendGrid's classification of the server's answer ("Invalid Address", "Mailbox Unavailable"...)
+      // says more than `type`, which the bounce type already carries; `type` stands in when it is absent.
+      sub_type: report.bounce_classification ?? report.type,
+      status: report.status,
+      diagnostic: report.reason,
+    },
+  };
+}
+
+function parseBatch(text: string): unknown[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new InvalidPayloadError(`Not ${WHAT}: the body is not valid JSON.`);
+  }
+  return parsePayload(z.array(z.unknown()), data, WHAT);
+}
+
+/** The batch's events that pass `keep`, keyed `[index]` so that a fault is named as in the batch: `[2].sg_event_id`. */
+function keyedByIndex(batch: unknown[], keep: (index: number) => boolean): Record<string, unknown> {
+  return Object.fromEntries(batch.flatMap((event, index) => (keep(index) ? [[`[${index}]`, event]] : [])));
+}
+
+/**
+ * A SendGrid Event Webhook batch: every `bounce` and `spamreport` is an event; every other kind (`dropped`,
+ * `deferred`, `delivered`, `processed`, `open`, `click`, the unsubscribes, and kinds added later) is
+ * acknowledged by its SendGrid name.
+ */
+export const mapSendGrid: FeedMapper = (text, _delivery, context) => {
+  const batch = parseBatch(text);
+  const everyEvent = keyedByIndex(batch, () => true);
+  const kinds = Object.values(parsePayload(z.record(z.string(), kindSchema), everyEvent, WHAT)).map(
+    ({ event }) => event,
+  );
+  const ofKind = (kind: string) => keyedByIndex(batch, (index) => kinds[index] === kind);
+  const bounces = parsePayload(z.record(z.string(), bounceSchema), ofKind('bounce'), WHAT);
+  const complaints = parsePayload(z.record(z.string(), reportSchema), ofKind('spamreport'), WHAT);
+  const mapped: MappedPayload = { events: [], ignored: [] };
+  kinds.forEach((kind, index) => {
+    const bounce = bounces[`[${index}]`];
+    const complaint = complaints[`[${index}]`];
+    if (bounce) mapped.events.push(bounceEvent(bounce, context));
+    else if (complaint) mapped.events.push({ ...eventBase(complaint, context), type: 'complaint' });
+    else mapped.ignored.push(kind);
+  });
+  return mapped;
+};
