@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import type { BounceType } from '../events/event-schema.js';
+import {
+  feedEventId,
+  feedSourceId,
+  InvalidPayloadError,
+  isoTimestamp,
+  parsePayload,
+  recipientAddress,
+  type FeedMapper,
+} from './feed-mapping.js';
+
+const WHAT = 'a Mailgun webhook payload';
+
+const text = z.string().min(1, { error: 'must not be empty' });
+
+// Mailgun leaves out, or sends null for, the delivery details it does not have.
+const optionalText = z.string().nullish();
+
+const timestamp = z
+  .union([z.number(), z.string()], {
+    error: (issue) => (issue.input === undefined ? 'is required' : 'must be Unix seconds'),
+  })
+  .transform((value, context) => {
+    const iso = isoTimestamp(value);
+    if (iso !== null) return iso;
+    context.addIssue({ code: 'custom', message: 'must be Unix seconds' });
+    return z.NEVER;
+  });
+
+const eventNameSchema = z.object({ 'event-data': z.object({ event: text }) }, { error: 'must be a JSON object' });
+
+const eventSchema = z.object({
+  'event-data': z.object({
+    id: text,
+    timestamp,
+    recipient: text,
+    severity: optionalText,
+    reason: optionalText,
+    'delivery-status': z
+      .object({
+        code: z.union([z.number(), z.string()]).nullish(),
+        'enhanced-code': optionalText,
+        message: optionalText,
+        description: optionalText,
+      })
+      .nullish(),
+    message: z.object({ headers: z.object({ 'message-id': optionalText }).nullish() }).nullish(),
+    // An object of the sender's variables, or `[]` when there are none.
+    'user-variables': z.unknown(),
+  }),
+});
+
+type EventData = z.output<typeof eventSchema>['event-data'];
+
+const SEVERITIES = new Map<string, BounceType>([
+  ['permanent', 'permanent'],
+  ['temporary', 'transient'],
+]);
+
+function readJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new InvalidPayloadError(`Not ${WHAT}: the body is not JSON.`);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function variable(variables: unknown, name: string): unknown {
+  return isRecord(variables) && Object.hasOwn(variables, name) ? variables[name] : undefined;
+}
+
+/** The enhanced status code (5.1.1) when Mailgun has one, else the SMTP (or Mailgun's own) code as text. */
+function statusOf(status: EventData['delivery-status']): string | undefined {
+  if (status?.['enhanced-code']) return status['enhanced-code'];
+  const code = status?.code;
+  return code === undefined || code === null || code === '' ? undefined : String(code);
+}
+
+function diagnosticOf(status: EventData['delivery-status']): string | undefined {
+  const parts = [status?.message, status?.description].filter((part): part is string => Boolean(part?.trim()));
+  return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
+}
+
+/**
+ * A Mailgun webhook (`{signature, "event-data"}`, the signature checked before this) as events: a `failed`
+ * event is a bounce whose `severity` gives its type, a `complained` event a complaint; every other
+ * event (`delivered`, `opened`, `rejected`...) is ignored under its name.
+ */
+export const mapMailgun: FeedMapper = (body, _delivery, context) => {
+  const data = readJson(body);
+  const { event } = parsePayload(eventNameSchema, data, WHAT)['event-data'];
+  if (event !== 'failed' && event !== 'complained') return { events: [], ignored: [event] };
+
+  const eventData = parsePayload(eventSchema, data, WHAT)['event-data'];
+  const email = recipientAddress(eventData.recipient);
+  const messageId = eventData.message?.headers?.['message-id'] || undefined;
+  const common = {
+    account_id: context.accountId,
+    event_id: feedEventId('mailgun', eventData.id, email),
+    email,
+    source_id: feedSourceId(
+      'mailgun',
+      variable(eventData['user-variables'], context.emailIdTag),
+      messageId ?? eventData.id,
+    ),
+    occurred_at: eventData.timestamp,
+    provider_message_id: messageId,
+  };
+  if (event === 'complained') return { events: [{ ...common, type: 'complaint' }], ignored: [] };
+  const status = eventData['delivery-status'];
+  const bounce = {
+    type: SEVERITIES.get(eventData.severity ?? '') ?? 'undetermined',
+    sub_type: eventData.reason || undefined,
+    status: statusOf(status),
+    diagnostic: diagnosticOf(status),
+  };
+  return { events: [{ ...common, type: 'bounce', bounce }], ignored: [] };
+};

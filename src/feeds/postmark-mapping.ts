@@ -1,0 +1,114 @@
+import { isInteger, parse } from 'lossless-json';
+import { z } from 'zod';
+import type { BounceType } from '../events/event-schema.js';
+import {
+  feedEventId,
+  feedSourceId,
+  InvalidPayloadError,
+  isoTimestamp,
+  parsePayload,
+  recipientAddress,
+  type FeedMapper,
+} from './feed-mapping.js';
+
+const WHAT = 'a Postmark webhook payload';
+
+type Outcome = BounceType | 'complaint' | 'ignored';
+
+/**
+ * What each of Postmark's bounce types (its bounce API's "Bounce types" table) means for the address.
+ * A type missing here, one Postmark adds later, is recorded as undetermined rather than dropped.
+ */
+const BOUNCE_TYPES = new Map<string, Outcome>([
+  // "Unknown user, mailbox not found" and "not a valid email address": the address itself is bad.
+  ['HardBounce', 'permanent'],
+  ['BadEmailAddress', 'permanent'],
+  // Delayed, mailbox full, temporary DNS trouble: a later message may well arrive.
+  ['Transient', 'transient'],
+  ['SoftBounce', 'transient'],
+  ['DnsError', 'transient'],
+  // The receiving side refused this message (unclassified, ISP block, DMARC) without saying the address is bad.
+  ['Unknown', 'undetermined'],
+  ['Blocked', 'undetermined'],
+  ['DMARCPolicy', 'undetermined'],
+  ['SpamComplaint', 'complaint'],
+  // Replies, notices and Postmark's own processing, which say nothing about whether the address works:
+  // out-of-office and address-change replies, (un)subscribe requests, open-relay tests, challenge-response,
+  // virus and spam-filter notices, a user's manual deactivation, unconfirmed sign-ups, inbound-hook
+  // failures, and messages Postmark never sent (an SMTP API error, a template that did not render).
+  ['AutoResponder', 'ignored'],
+  ['AddressChange', 'ignored'],
+  ['Subscribe', 'ignored'],
+  ['Unsubscribe', 'ignored'],
+  ['OpenRelayTest', 'ignored'],
+  ['ChallengeVerification', 'ignored'],
+  ['VirusNotification', 'ignored'],
+  ['SpamNotification', 'ignored'],
+  ['ManuallyDeactivated', 'ignored'],
+  ['Unconfirmed', 'ignored'],
+  ['InboundError', 'ignored'],
+  ['SMTPApiError', 'ignored'],
+  ['TemplateRenderingFailed', 'ignored'],
+]);
+
+const text = z.string().min(1, { error: 'must not be empty' });
+
+const timestamp = z.string().transform((value, context) => {
+  const iso = isoTimestamp(value);
+  if (iso !== null) return iso;
+  context.addIssue({ code: 'custom', message: 'must be an ISO 8601 timestamp' });
+  return z.NEVER;
+});
+
+const recordTypeSchema = z.object({ RecordType: text }, { error: 'must be a JSON object' });
+
+const recordSchema = z.object({
+  // A string: the number parser below keeps integers as their exact digits.
+  ID: text,
+  Email: text,
+  BouncedAt: timestamp,
+  MessageID: text,
+  Details: z.string().nullish(),
+  Description: z.string().nullish(),
+  Metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+
+// Only a bounce has a type worth reading: a spam complaint is a complaint, whatever its Type says.
+const bounceTypeSchema = z.object({ Type: text });
+
+/** The body as JSON, every integer kept as its digits: Postmark's IDs go past 2^53, where numbers merge. */
+function readJson(body: string): unknown {
+  try {
+    return parse(body, null, (value) => (isInteger(value) ? value : Number(value)));
+  } catch {
+    throw new InvalidPayloadError(`Not ${WHAT}: the body is not JSON.`);
+  }
+}
+
+/** A Postmark bounce or spam-complaint webhook as events; its other webhooks are ignored under their RecordType. */
+export const mapPostmark: FeedMapper = (body, _delivery, context) => {
+  const data = readJson(body);
+  const { RecordType } = parsePayload(recordTypeSchema, data, WHAT);
+  if (RecordType !== 'Bounce' && RecordType !== 'SpamComplaint') return { events: [], ignored: [RecordType] };
+
+  const bounceType = RecordType === 'Bounce' ? parsePayload(bounceTypeSchema, data, WHAT).Type : undefined;
+  const record = parsePayload(recordSchema, data, WHAT);
+  const outcome: Outcome = bounceType === undefined ? 'complaint' : (BOUNCE_TYPES.get(bounceType) ?? 'undetermined');
+  if (outcome === 'ignored') return { events: [], ignored: [bounceType ?? RecordType] };
+
+  const email = recipientAddress(record.Email);
+  const event = {
+    account_id: context.accountId,
+    event_id: feedEventId('postmark', record.ID, email),
+    email,
+    source_id: feedSourceId('postmark', record.Metadata?.[context.emailIdTag], record.MessageID),
+    occurred_at: record.BouncedAt,
+    provider_message_id: record.MessageID,
+  };
+  if (outcome === 'complaint') return { events: [{ ...event, type: 'complaint' }], ignored: [] };
+  const diagnostic = record.Details || record.Description || undefined;
+  return {
+    events: [{ ...event, type: 'bounce', bounce: { type: outcome, sub_type: bounceType, diagnostic } }],
+    ignored: [],
+  };
+};

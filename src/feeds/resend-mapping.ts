@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
+import {
+  feedEventId,
+  feedSourceId,
+  InvalidPayloadError,
+  isoTimestamp,
+  parsePayload,
+  recipientAddress,
+  type FeedMapper,
+} from './feed-mapping.js';
+
+const WHAT = 'a Resend webhook payload';
+
+const text = z.string().min(1, { error: 'must not be empty' });
+
+const typeSchema = z.object({ type: text }, { error: 'must be a JSON object' });
+
+const emailEventSchema = z.object({
+  created_at: z.string().nullish(),
+  data: z.object({
+    email_id: text,
+    to: z.array(text).min(1, { error: 'must name at least one recipient' }),
+    created_at: z.string().nullish(),
+    // What the sender tagged the email with: `{name: value}`, or a list of `{name, value}`.
+    tags: z.unknown(),
+    bounce: z
+      .object({ type: z.string().nullish(), subType: z.string().nullish(), message: z.string().nullish() })
+      .nullish(),
+  }),
+});
+
+type EmailEvent = z.output<typeof emailEventSchema>;
+
+const BOUNCE_TYPES = new Map<string, BounceType>([
+  ['permanent', 'permanent'],
+  ['transient', 'transient'],
+]);
+
+function readJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new InvalidPayloadError(`Not ${WHAT}: the body is not JSON.`);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function tagValue(tags: unknown, name: string): unknown {
+  if (Array.isArray(tags)) {
+    const tag: unknown = tags.find((item: unknown) => isRecord(item) && item.name === name);
+    return isRecord(tag) ? tag.value : undefined;
+  }
+  return isRecord(tags) && Object.hasOwn(tags, name) ? tags[name] : undefined;
+}
+
+/** When it happened: the event's own time, else the email's. */
+function occurredAt(event: EmailEvent): string {
+  const iso = isoTimestamp(event.created_at ?? '') ?? isoTimestamp(event.data.created_at ?? '');
+  if (iso === null) throw new InvalidPayloadError(`Not ${WHAT}: \`created_at\` must be an ISO 8601 timestamp.`);
+  return iso;
+}
+
+/**
+ * A Resend webhook as events, one per address in `data.to`: `email.bounced` is a bounce of the type in
+ * `data.bounce.type`, `email.complained` a complaint. Every other event is ignored under its type; among
+ * them `email.failed` (Resend could not send at all: a bad API key, an unverified domain, a quota) and
+ * `email.suppressed` (Resend sent nothing to an address on its own suppression list, which a hard bounce
+ * or complaint put there, already reported as `email.bounced` or `email.complained`, or a person did).
+ */
+export const mapResend: FeedMapper = (body, delivery, context) => {
+  const data = readJson(body);
+  const { type } = parsePayload(typeSchema, data, WHAT);
+  if (type !== 'email.bounced' && type !== 'email.complained') return { events: [], ignored: [type] };
+
+  const event = parsePayload(emailEventSchema, data, WHAT);
+  // The Svix message id is the same on every retry of this webhook, and differs between webhooks.
+  const deliveryId = delivery.id;
+  if (!deliveryId) throw new InvalidPayloadError(`Not ${WHAT}: the \`svix-id\` header is required.`);
+  const occurred_at = occurredAt(event);
+  const source_id = feedSourceId('resend', tagValue(event.data.tags, context.emailIdTag), event.data.email_id);
+  const bounce = event.data.bounce;
+  const bounceType = BOUNCE_TYPES.get(bounce?.type?.toLowerCase() ?? '') ?? 'undetermined';
+
+  const events = new Map<string, SuppressionEventInput>();
+  for (const recipient of event.data.to) {
+    const email = recipientAddress(recipient);
+    const event_id = feedEventId('resend', deliveryId, email);
+    const common = {
+      account_id: context.accountId,
+      event_id,
+      email,
+      source_id,
+      occurred_at,
+      provider_message_id: event.data.email_id,
+    };
+    events.set(
+      event_id,
+      type === 'email.complained'
+        ? { ...common, type: 'complaint' }
+        : {
+            ...common,
+            type: 'bounce',
+            bounce: {
+              type: bounceType,
+              sub_type: bounce?.subType || undefined,
+              diagnostic: bounce?.message || undefined,
+            },
+          },
+    );
+  }
+  // An address named twice is one recipient: the same event id would be one event anyway.
+  return { events: [...events.values()], ignored: [] };
+};
