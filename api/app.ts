@@ -3,6 +3,10 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
+import type { SuppressionEventInput } from '../src/events/event-schema.js';
+import { createFeedReceiver } from '../src/feeds/receive-feed.js';
+import { redisReplayGuard } from '../src/feeds/replay-guard.js';
+import { createSnsClient } from '../src/feeds/sns-certificates.js';
 import { createMetrics, type Metrics } from '../src/metrics.js';
 import { authenticate } from './middleware/authenticate.js';
 import { createAuthFailureLimit, type AuthFailureLimit } from './middleware/auth-failure-limit.js';
@@ -15,6 +19,7 @@ import { namedRoute } from './middleware/route-pattern.js';
 import { apiSecurityHeaders, noStore } from './middleware/security-headers.js';
 import { docsRouter } from './routes/docs.js';
 import { opsRouter } from './routes/ops.js';
+import { FEEDS_PATH, feedsRouter } from './routes/feeds.js';
 import { SUPPRESSIONS_PATH, suppressionsRouter } from './routes/suppressions.js';
 
 export interface AppOptions {
@@ -48,6 +53,17 @@ export interface AppOptions {
   metricsToken?: string | undefined;
   /** When set, the queue dashboard is served at /admin/queues behind this token. */
   adminToken?: string | undefined;
+  /** Provider feeds at `POST /feeds/{feed_id}`. */
+  feeds?: FeedsOptions;
+}
+
+export interface FeedsOptions {
+  /** Queues feed events, resolving once Redis has taken them all; without it, feed requests answer 503. */
+  publish?: (events: readonly SuppressionEventInput[]) => Promise<unknown>;
+  /** The tag or metadata key whose UUID value is an event's `source_id` (default `email_id`). */
+  emailIdTag?: string;
+  /** `host:port`s trusted as SNS hosts besides SNS's own; plain HTTP only on loopback. */
+  snsExtraCertHosts?: readonly string[];
 }
 
 export function createApp(options: AppOptions): Express {
@@ -80,6 +96,23 @@ export function createApp(options: AppOptions): Express {
       // application/json` on bodiless GET and DELETE too; those skip the parser.
       onlyForPost([express.json({ limit: bodyLimit, strict: true }), ...idempotent]),
     ]),
+  );
+
+  app.use(
+    FEEDS_PATH,
+    feedsRouter({
+      db: options.db,
+      receiver: createFeedReceiver({
+        emailIdTag: options.feeds?.emailIdTag ?? 'email_id',
+        sns: createSnsClient({ extraHosts: options.feeds?.snsExtraCertHosts ?? [] }),
+        replays: options.redis && redisReplayGuard(options.redis, options.redisKeyPrefix ?? 'sl:'),
+        logger: options.logger,
+      }),
+      publish: options.feeds?.publish,
+      metrics,
+      logger: options.logger,
+      bodyLimit,
+    }),
   );
 
   namedRoute(app, '', '/health')

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { hasUsableApiKey } from '../src/db/api-key-repository.js';
+import { createEventProducer } from '../src/events/event-producer.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE } from '../src/queues.js';
 import { createRedis } from '../src/redis.js';
 import type { Runtime } from '../src/runtime.js';
@@ -17,6 +18,9 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
   );
   for (const queue of queues)
     queue.on('error', (error) => logger.debug({ err: error, queue: queue.name }, 'queue client error'));
+  // Feed events go through the producer every upstream uses, on the same fail-fast client: an
+  // outage answers 503 at once, and the provider retries.
+  const producer = createEventProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
   metrics.collectProcessMetrics();
   const listening = await listen(
     createApp({
@@ -30,6 +34,11 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
       queues,
       metricsToken: config.METRICS_TOKEN,
       adminToken: config.ADMIN_TOKEN,
+      feeds: {
+        publish: (events) => producer.publishMany(events),
+        emailIdTag: config.FEEDS_EMAIL_ID_TAG,
+        snsExtraCertHosts: config.FEEDS_SNS_EXTRA_CERT_HOSTS,
+      },
     }),
     config.HOST,
     config.PORT,
@@ -41,6 +50,7 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
         await listening.close();
       } finally {
         await Promise.all(queues.map((queue) => queue.close().catch(() => undefined)));
+        await producer.close().catch(() => undefined);
         await redis.quit().catch(() => redis.disconnect());
       }
     },

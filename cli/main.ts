@@ -4,6 +4,7 @@ import { runMain } from '../src/runtime.js';
 import { eventsCommand } from './commands/events.js';
 import { importCommand, removeCommand } from './commands/import.js';
 import { exportCommand } from './commands/export.js';
+import { feedsCommand } from './commands/feeds.js';
 import { keysCommand } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
 import { startCommand } from './commands/start.js';
@@ -13,6 +14,7 @@ const program = new Command('suppression-list')
   .addCommand(startCommand())
   .addCommand(migrateCommand())
   .addCommand(keysCommand())
+  .addCommand(feedsCommand())
   .addCommand(eventsCommand())
   .addCommand(importCommand())
   .addCommand(removeCommand())

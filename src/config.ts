@@ -40,6 +40,18 @@ const configSchema = z.object({
       value === 'true' ? true : value === 'false' ? false : /^[0-9]+$/.test(value) ? Number(value) : value,
     )
     .optional(),
+  /** The message tag or metadata key whose UUID value becomes a feed event's `source_id`. */
+  FEEDS_EMAIL_ID_TAG: z.string().trim().min(1).default('email_id'),
+  /** `host:port`s trusted as SNS hosts besides SNS's own (for tests); plain HTTP only on loopback. */
+  FEEDS_SNS_EXTRA_CERT_HOSTS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim())
+        .filter((host) => host.length > 0),
+    )
+    .default([]),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

@@ -12,6 +12,12 @@ export const ERROR_CODES = {
     when: 'An `Idempotency-Key` header that is empty or longer than 256 characters.',
     message: 'The `Idempotency-Key` header must be between 1 and 256 characters.',
   },
+  invalid_payload: {
+    status: 400,
+    when: 'A feed request whose body is not what its provider sends, or an SNS subscription with raw message delivery on. The message names what is wrong.',
+    message: ({ problem }: { problem: string }) => problem,
+    example: { problem: 'Not an SNS message: `TopicArn` is required.' },
+  },
   missing_api_key: {
     status: 401,
     when: 'No `Authorization` header, or one that is not `Bearer <token>`.',
@@ -29,6 +35,12 @@ export const ERROR_CODES = {
       `The ${endpoint} requires ${credentials}.`,
     example: { endpoint: 'metrics endpoint', credentials: '`Authorization: Bearer <METRICS_TOKEN>`' },
   },
+  invalid_signature: {
+    status: 401,
+    when: 'A feed request that is not provably its provider’s: a missing or wrong signature or credentials, a topic the feed does not take, a Mailgun token used before, or a signed timestamp more than 5 minutes off. Nothing of it is queued.',
+    message: ({ reason }: { reason: string }) => `The request could not be verified: ${reason}.`,
+    example: { reason: 'the signature does not match the body and timestamp' },
+  },
   invalid_api_key: {
     status: 403,
     when: 'An unknown or revoked key, or a token this service cannot have issued.',
@@ -36,7 +48,7 @@ export const ERROR_CODES = {
   },
   not_found: {
     status: 404,
-    when: 'An unknown suppression (one of another account is unknown too), or an unknown route.',
+    when: 'An unknown suppression (one of another account is unknown too), an unknown or removed feed, or an unknown route.',
     message: 'Suppression not found.',
   },
   method_not_allowed: {
@@ -82,7 +94,7 @@ export const ERROR_CODES = {
   },
   service_unavailable: {
     status: 503,
-    when: 'PostgreSQL unreachable, or Redis for a request with an `Idempotency-Key`.',
+    when: 'PostgreSQL unreachable; Redis, for a request with an `Idempotency-Key` or a feed request; SNS, for an SES feed request that needs its certificate.',
     message: 'The database is unavailable. Try again shortly.',
   },
 } as const satisfies Record<string, ErrorSpec>;

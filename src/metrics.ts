@@ -36,6 +36,12 @@ export interface Metrics {
   readonly rateLimitRejections: Counter;
   /** `rate_limit_redis_failures_total`: rate-limit checks that failed open because Redis did not answer. */
   readonly rateLimitRedisFailures: Counter;
+  /** `feed_requests_total{provider,status}`: provider feed requests by the status answered. */
+  readonly feedRequests: Counter<'provider' | 'status'>;
+  /** `feed_events_total{provider,kind}`: events of verified feed requests, by what became of them. */
+  readonly feedEvents: Counter<'provider' | 'kind'>;
+  /** `feed_verification_failures_total{provider,reason}`: feed requests refused as not the provider's. */
+  readonly feedVerificationFailures: Counter<'provider' | 'reason'>;
   /** Reports this pool in `db_pool_connections_*` / `db_pool_waiting_requests`. */
   trackPool(pool: pg.Pool): void;
   /** Reports this queue's job counts in `bullmq_queue_jobs{queue,state}`. */
@@ -133,6 +139,24 @@ export function createMetrics(): Metrics {
     rateLimitRedisFailures: new Counter({
       name: 'rate_limit_redis_failures_total',
       help: 'Rate-limit checks that failed open because Redis did not answer.',
+      registers: [registry],
+    }),
+    feedRequests: new Counter({
+      name: 'feed_requests_total',
+      help: 'Provider feed requests, by provider and the HTTP status answered.',
+      labelNames: ['provider', 'status'] as const,
+      registers: [registry],
+    }),
+    feedEvents: new Counter({
+      name: 'feed_events_total',
+      help: 'Events of verified feed requests by provider and kind: queued ones by bounce type or complaint, acknowledged ones by the provider’s name.',
+      labelNames: ['provider', 'kind'] as const,
+      registers: [registry],
+    }),
+    feedVerificationFailures: new Counter({
+      name: 'feed_verification_failures_total',
+      help: 'Feed requests refused as not provably the provider’s, by provider and reason.',
+      labelNames: ['provider', 'reason'] as const,
       registers: [registry],
     }),
     trackPool(pool) {

@@ -7,11 +7,14 @@ import {
   listQuerySchema,
   MAX_BATCH_ITEMS,
 } from '../schemas.js';
-import { exampleIds, exampleManualSuppression, exampleSuppression } from './examples.js';
+import { exampleFeedBodies, exampleIds, exampleManualSuppression, exampleSuppression } from './examples.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './responses.js';
 import {
   batchAddResultSchema,
   batchRemoveResultSchema,
+  feedBodySchema,
+  feedDeliverySchema,
+  feedParamsSchema,
   healthSchema,
   readinessSchema,
   removalResultSchema,
@@ -205,6 +208,42 @@ export const routes: RouteConfig[] = [
         },
       },
       ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
+    },
+  },
+  {
+    method: 'post',
+    path: '/feeds/{feed_id}',
+    operationId: 'receiveFeed',
+    tags: ['Feeds'],
+    summary: 'A provider’s bounce and complaint webhook',
+    description:
+      'Where SES (through SNS), SendGrid, Postmark, Mailgun or Resend posts its events, as that provider sends them. No API key: the provider’s own signature or credentials authenticate the request. Answered 200 only once every bounce and complaint of the request is queued; anything else is retried by the provider.',
+    security: [],
+    request: {
+      params: feedParamsSchema,
+      body: {
+        required: true,
+        description: 'The provider’s payload, verbatim (SNS posts it as `text/plain`).',
+        content: { [json]: { schema: feedBodySchema, examples: exampleFeedBodies } },
+      },
+    },
+    responses: {
+      200: {
+        description: 'Verified, and every event queued (or acknowledged).',
+        content: {
+          [json]: { schema: feedDeliverySchema, example: { object: 'feed_delivery', queued: 2, ignored: 0 } },
+        },
+      },
+      ...errorResponses(
+        'invalid_payload',
+        'invalid_signature',
+        'not_found',
+        'method_not_allowed',
+        'payload_too_large',
+        'validation_error',
+        'internal_server_error',
+        'service_unavailable',
+      ),
     },
   },
   {

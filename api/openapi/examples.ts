@@ -23,3 +23,35 @@ export const exampleManualSuppression = {
   source_id: null,
   created_at: '2026-03-14T09:26:54.589Z',
 } as const;
+
+/** What providers post to a feed: a Resend bounce and a SendGrid batch, as their documentation shows them. */
+export const exampleFeedBodies = {
+  resend: {
+    value: {
+      type: 'email.bounced',
+      created_at: '2026-03-14T09:26:53.589Z',
+      data: {
+        email_id: '56761188-7520-42d8-8898-ff6fc54ce618',
+        from: 'Acme <onboarding@resend.dev>',
+        to: ['bounced@example.com'],
+        subject: 'Sending this example',
+        created_at: '2026-03-14T09:26:50.000Z',
+        bounce: { message: 'The recipient’s mailbox does not exist.', subType: 'General', type: 'Permanent' },
+      },
+    },
+  },
+  sendgrid: {
+    value: [
+      {
+        email: 'bounced@example.com',
+        event: 'bounce',
+        type: 'bounce',
+        status: '5.1.1',
+        reason: '550 5.1.1 The email account that you tried to reach does not exist.',
+        timestamp: 1773480413,
+        sg_event_id: 'ZmJkNzA0ZjItYTYzZC00ZjBiLWI2YjEtN2I5YzZkMmM0ZDk1',
+        sg_message_id: '14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0',
+      },
+    ],
+  },
+};

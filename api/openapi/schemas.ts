@@ -96,3 +96,24 @@ export const suppressionParamsSchema = z.object({
     example: '019cebab-8995-77f7-9262-77a618303564',
   }),
 });
+
+export const feedDeliverySchema = z
+  .object({
+    object: z.literal('feed_delivery'),
+    queued: z.number().int().meta({ description: 'Bounces and complaints queued, one per recipient.' }),
+    ignored: z.number().int().meta({
+      description: 'Events acknowledged without a record: deliveries, opens, clicks, deferrals, unusable addresses.',
+    }),
+  })
+  .meta({ id: 'FeedDelivery' });
+
+/** A provider's payload: an object (SNS, Postmark, Mailgun, Resend) or an array of events (SendGrid). */
+export const feedBodySchema = z
+  .union([z.looseObject({}), z.array(z.looseObject({}))])
+  .meta({ description: 'The provider’s payload, verbatim: verified over its raw bytes.' });
+
+export const feedParamsSchema = z.object({
+  feed_id: z
+    .string()
+    .meta({ description: 'The feed id `feeds create` printed.', example: 'feed_3q2mXv8bLkP0cT7yWn1sRfUaHdE4jG6o' }),
+});

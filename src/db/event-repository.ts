@@ -15,7 +15,7 @@ WITH input AS (
   SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (
     account_id uuid, event_id text, type text, email text, source_id uuid, origin text, suppression_id uuid,
     occurred_at timestamptz, bounce_type text, bounce_sub_type text, bounce_status text,
-    bounce_diagnostic text, complaint_feedback_type text
+    bounce_diagnostic text, complaint_feedback_type text, provider_message_id text
   )) WITH ORDINALITY AS t
 ), fresh AS (
   SELECT input.* FROM input
@@ -33,9 +33,10 @@ WITH input AS (
   RETURNING id, account_id, email
 ), recorded AS (
   INSERT INTO suppression_events (account_id, event_id, type, email, source_id, bounce_type, bounce_sub_type,
-                                  bounce_status, bounce_diagnostic, complaint_feedback_type, suppression_id, outcome, occurred_at)
+                                  bounce_status, bounce_diagnostic, complaint_feedback_type, provider_message_id,
+                                  suppression_id, outcome, occurred_at)
   SELECT f.account_id, f.event_id, f.type, f.email, f.source_id, f.bounce_type, f.bounce_sub_type,
-         f.bounce_status, f.bounce_diagnostic, f.complaint_feedback_type,
+         f.bounce_status, f.bounce_diagnostic, f.complaint_feedback_type, f.provider_message_id,
          CASE
            WHEN f.origin IS NULL THEN NULL
            WHEN f.suppression_id IN (SELECT id FROM added) THEN f.suppression_id

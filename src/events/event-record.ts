@@ -24,6 +24,7 @@ export interface EventRecord {
   bounce_status: string | null;
   bounce_diagnostic: string | null;
   complaint_feedback_type: string | null;
+  provider_message_id: string | null;
 }
 
 export function toEventRecord(event: SuppressionEvent): EventRecord {
@@ -42,5 +43,6 @@ export function toEventRecord(event: SuppressionEvent): EventRecord {
     bounce_status: event.bounce?.status ?? null,
     bounce_diagnostic: event.bounce?.diagnostic ?? null,
     complaint_feedback_type: event.complaint?.feedback_type ?? null,
+    provider_message_id: event.provider_message_id ?? null,
   };
 }

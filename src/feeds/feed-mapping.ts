@@ -77,11 +77,17 @@ export function feedSourceId(provider: Provider, tagValue: unknown, messageId: s
   return v5(messageId, SOURCE_ID_NAMESPACES[provider]);
 }
 
-/** A timestamp as ISO 8601 in UTC: from an ISO string, or from Unix seconds (a number or its text). */
+// Unix seconds beyond this (the year 5138) can only be milliseconds, which some payloads carry.
+const LARGEST_UNIX_SECONDS = 1e11;
+
+/**
+ * A timestamp as ISO 8601 in UTC: from an ISO string, or from Unix time (a number or its text) in
+ * seconds, or in milliseconds where it can only be that.
+ */
 export function isoTimestamp(value: string | number): string | null {
-  const seconds = typeof value === 'number' ? value : /^\d+(\.\d+)?$/.test(value) ? Number(value) : null;
-  const date = seconds === null ? new Date(value) : new Date(seconds * 1000);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+  const unix = typeof value === 'number' ? value : /^\d+(\.\d+)?$/.test(value) ? Number(value) : null;
+  const ms = unix === null ? Date.parse(value as string) : unix > LARGEST_UNIX_SECONDS ? unix : unix * 1000;
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null;
 }
 
 /** The address of a recipient written as `Name <address>`, or the value as it is. */
@@ -90,13 +96,30 @@ export function recipientAddress(value: string): string {
   return (angled?.[1] ?? value).trim();
 }
 
+/** A schema's message for a wrong value that says `is required` when the value is missing instead. */
+export const requiredOr =
+  (problem: string) =>
+  (issue: { input: unknown }): string =>
+    issue.input === undefined ? 'is required' : problem;
+
 /** The payload read through a provider's schema, or an InvalidPayloadError naming the first field at fault. */
-export function parsePayload<Schema extends z.ZodType>(schema: Schema, data: unknown, what: string): z.output<Schema> {
+export function parsePayload<Schema extends z.ZodType>(
+  schema: Schema,
+  data: unknown,
+  what: string,
+  /** Where `data` is in the payload, for naming a field: `[2]` for a batch's third event. */
+  at: readonly PropertyKey[] = [],
+): z.output<Schema> {
   const result = schema.safeParse(data, {
     error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined),
   });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue && issue.path.length > 0 ? `\`${issue.path.join('.')}\` ` : '';
+  const path = [...at, ...(issue?.path ?? [])]
+    .map((segment, index) =>
+      typeof segment === 'number' ? `[${segment}]` : `${index > 0 ? '.' : ''}${String(segment)}`,
+    )
+    .join('');
+  const field = path ? `\`${path}\` ` : '';
   throw new InvalidPayloadError(`Not ${what}: ${field}${issue?.message ?? 'is invalid'}.`);
 }

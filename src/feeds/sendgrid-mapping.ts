@@ -6,6 +6,7 @@ import {
   InvalidPayloadError,
   isoTimestamp,
   parsePayload,
+  requiredOr,
   type FeedMapper,
   type MappedPayload,
   type MappingContext,
@@ -23,12 +24,9 @@ const SENDGRID_BOUNCE_TYPES = { bounce: 'permanent', blocked: 'transient' } as c
   BounceType
 >;
 
-const required = (problem: string) => (issue: { input: unknown }) =>
-  issue.input === undefined ? 'is required' : problem;
-
 /** Unix seconds, as a number or its text, read as the event's `occurred_at`. */
 const unixSeconds = z
-  .union([z.number(), z.string()], { error: required('must be Unix seconds') })
+  .union([z.number(), z.string()], { error: requiredOr('must be Unix seconds') })
   .transform((value, context) => {
     const iso = isoTimestamp(value);
     if (iso === null) {
@@ -97,11 +95,6 @@ function parseBatch(text: string): unknown[] {
   return parsePayload(z.array(z.unknown()), data, WHAT);
 }
 
-/** The batch's events that pass `keep`, keyed `[index]` so that a fault is named as in the batch: `[2].sg_event_id`. */
-function keyedByIndex(batch: unknown[], keep: (index: number) => boolean): Record<string, unknown> {
-  return Object.fromEntries(batch.flatMap((event, index) => (keep(index) ? [[`[${index}]`, event]] : [])));
-}
-
 /**
  * A SendGrid Event Webhook batch: every `bounce` and `spamreport` is an event; every other kind (`dropped`,
  * `deferred`, `delivered`, `processed`, `open`, `click`, the unsubscribes, and kinds added later) is
@@ -109,20 +102,17 @@ function keyedByIndex(batch: unknown[], keep: (index: number) => boolean): Recor
  */
 export const mapSendGrid: FeedMapper = (text, _delivery, context) => {
   const batch = parseBatch(text);
-  const everyEvent = keyedByIndex(batch, () => true);
-  const kinds = Object.values(parsePayload(z.record(z.string(), kindSchema), everyEvent, WHAT)).map(
-    ({ event }) => event,
-  );
-  const ofKind = (kind: string) => keyedByIndex(batch, (index) => kinds[index] === kind);
-  const bounces = parsePayload(z.record(z.string(), bounceSchema), ofKind('bounce'), WHAT);
-  const complaints = parsePayload(z.record(z.string(), reportSchema), ofKind('spamreport'), WHAT);
+  const kinds = parsePayload(z.array(kindSchema), batch, WHAT).map(({ event }) => event);
   const mapped: MappedPayload = { events: [], ignored: [] };
   kinds.forEach((kind, index) => {
-    const bounce = bounces[`[${index}]`];
-    const complaint = complaints[`[${index}]`];
-    if (bounce) mapped.events.push(bounceEvent(bounce, context));
-    else if (complaint) mapped.events.push({ ...eventBase(complaint, context), type: 'complaint' });
-    else mapped.ignored.push(kind);
+    if (kind === 'bounce') {
+      mapped.events.push(bounceEvent(parsePayload(bounceSchema, batch[index], WHAT, [index]), context));
+    } else if (kind === 'spamreport') {
+      const report = parsePayload(reportSchema, batch[index], WHAT, [index]);
+      mapped.events.push({ ...eventBase(report, context), type: 'complaint' });
+    } else {
+      mapped.ignored.push(kind);
+    }
   });
   return mapped;
 };

@@ -6,6 +6,7 @@ import {
   InvalidPayloadError,
   isoTimestamp,
   parsePayload,
+  requiredOr,
   recipientAddress,
   type FeedMapper,
   type MappingContext,
@@ -18,9 +19,6 @@ const SES_BOUNCE_TYPES = {
   Transient: 'transient',
   Undetermined: 'undetermined',
 } as const satisfies Record<string, BounceType>;
-
-const required = (problem: string) => (issue: { input: unknown }) =>
-  issue.input === undefined ? 'is required' : problem;
 
 /** An ISO 8601 timestamp, read as the event's `occurred_at`. */
 const timestamp = z.string().transform((value, context) => {
@@ -54,7 +52,7 @@ const mailSchema = z.object({
 const bounceSchema = z.object({
   bounce: z.object({
     bounceType: z.enum(['Permanent', 'Transient', 'Undetermined'], {
-      error: required('must be Permanent, Transient or Undetermined'),
+      error: requiredOr('must be Permanent, Transient or Undetermined'),
     }),
     bounceSubType: z.string().optional(),
     bouncedRecipients: z.array(

@@ -6,10 +6,13 @@ import type { Database } from '../../src/db/database.js';
 import { generateToken } from '../../src/domain/api-key-token.js';
 import { newId } from '../../src/domain/ids.js';
 import { ERROR_CODES, exampleMessage, type ErrorCode } from '../../src/error-codes.js';
+import { createFeed } from '../../src/db/feed-repository.js';
+import { feedPath, newFeedId, type Feed } from '../../src/feeds/feed.js';
 import { newAccount } from '../support/accounts.js';
 import { apiClient, type ApiResponse } from '../support/api-client.js';
 import { uniqueEmail } from '../support/emails.js';
 import { errorTableIn, renderErrorTable } from '../support/error-table.js';
+import { sendGridSigner } from '../support/feed-signers.js';
 import { newApiAccount, useTestApp } from '../support/test-app.js';
 import { unreachableDatabase } from '../support/unreachable.js';
 
@@ -57,6 +60,13 @@ function documentedErrors(): Array<{ where: string; status: number; value: any }
   return found;
 }
 
+/** A feed of a new account, to send provider requests to. */
+async function newFeed(provider: 'ses' | 'sendgrid', verification: Feed['verification']): Promise<string> {
+  const { accountId } = await newAccount(app.database.db);
+  const feed = await createFeed(app.database.db, { id: newFeedId(), accountId, provider, verification });
+  return feedPath(feed.id);
+}
+
 /**
  * For each code, a request to the running service that provokes it. A `Record` of every code: a
  * code added to the table without a way to provoke it here does not compile.
@@ -68,10 +78,28 @@ const PROVOKE: Record<ErrorCode, () => Promise<ApiResponse>> = {
       { email: uniqueEmail() },
       { headers: { 'idempotency-key': 'k'.repeat(257) } },
     ),
+  invalid_payload: async () => {
+    const path = await newFeed('ses', { topic_arns: ['arn:aws:sns:us-east-1:123456789012:bounces'] });
+    const envelope = {
+      Type: 'Notification',
+      MessageId: randomUUID(),
+      Message: '{}',
+      Timestamp: '2026-11-22T00:00:00Z',
+    };
+    return apiClient(app.server.url, null).post(path, envelope);
+  },
   missing_api_key: () => apiClient(app.server.url, null).get('/suppressions'),
   restricted_api_key: async () =>
     apiClient(app.server.url, (await newAccount(app.database.db, 'sending_access')).token).get('/suppressions'),
   unauthorized: () => apiClient(app.server.url, null).get('/metrics'),
+  invalid_signature: async () => {
+    const path = await newFeed('sendgrid', { public_key: sendGridSigner().publicKey });
+    const body = JSON.stringify([]);
+    return apiClient(app.server.url, null).request('POST', path, {
+      rawBody: body,
+      headers: sendGridSigner().headers(body),
+    });
+  },
   invalid_api_key: () => apiClient(app.server.url, generateToken()).get('/suppressions'),
   not_found: async () => (await newApiAccount(app)).api.get(`/suppressions/${newId()}`),
   method_not_allowed: async () => (await newApiAccount(app)).api.request('PUT', '/suppressions'),

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp, type AppOptions } from '../../api/app.js';
+import { createEventProducer, type EventProducer } from '../../src/events/event-producer.js';
 import { listen, type RunningServer } from '../../api/server.js';
 import type { Database } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
@@ -28,7 +29,10 @@ export interface TestAppOptions extends Omit<Partial<AppOptions>, 'db' | 'redis'
    * file's key prefix; 'unreachable': its Redis never answers. Without it, the app runs without Redis.
    */
   redis?: 'live' | 'unreachable';
-  /** The file's events and batches queues: their depth in /metrics, and the dashboard at /admin/queues. */
+  /**
+   * The file's events and batches queues: their depth in /metrics, the dashboard at /admin/queues,
+   * and feed events published to the events queue (through the app's Redis when that is unreachable).
+   */
   queues?: boolean;
 }
 
@@ -65,6 +69,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     queuesReady?: Promise<{ events: TestQueue; batches: TestQueue }>;
   } = {};
   const others: RunningServer[] = [];
+  const producers: EventProducer[] = [];
   let firstLiveClient: Redis | undefined;
 
   const fileRedis = (): Promise<TestRedis> =>
@@ -86,6 +91,10 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     if (queues) {
       const { events, batches } = await fileQueues();
       resolved.queues = [events.queue, batches.queue];
+      const connection = redis === 'unreachable' && resolved.redis ? resolved.redis : events.connection;
+      const producer = createEventProducer({ connection, prefix: events.prefix, connectTimeoutMs: 1000 });
+      producers.push(producer);
+      resolved.feeds = { ...rest.feeds, publish: rest.feeds?.publish ?? ((list) => producer.publishMany(list)) };
     }
     return resolved;
   }
@@ -102,6 +111,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
   afterAll(async () => {
     await Promise.all(others.map((server) => server.close()));
     await state.main?.server.close();
+    await Promise.all(producers.map((producer) => producer.close()));
     await state.queues?.events.cleanup();
     await state.queues?.batches.cleanup();
     await state.redis?.cleanup();

@@ -14,6 +14,8 @@ const DEFAULTS = {
   WORKER_CONCURRENCY: 1000,
   RATE_LIMIT_PER_SECOND: 10,
   AUTH_FAILURES_PER_SECOND: 20,
+  FEEDS_EMAIL_ID_TAG: 'email_id',
+  FEEDS_SNS_EXTRA_CERT_HOSTS: [],
 };
 
 /** The ConfigError that loading this environment throws. */
@@ -154,5 +156,13 @@ describe('operations settings', () => {
 
   it('when DATABASE_STATEMENT_TIMEOUT_MS is not a positive whole number, then a ConfigError names it', () => {
     expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
+  });
+});
+
+describe('feed settings', () => {
+  it('when FEEDS_SNS_EXTRA_CERT_HOSTS lists hosts with spaces and empty items, then they are read as a clean list', () => {
+    expect(
+      loadConfig({ FEEDS_SNS_EXTRA_CERT_HOSTS: ' 127.0.0.1:9000, ,[::1]:9001,' }).FEEDS_SNS_EXTRA_CERT_HOSTS,
+    ).toEqual(['127.0.0.1:9000', '[::1]:9001']);
   });
 });

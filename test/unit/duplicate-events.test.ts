@@ -21,6 +21,7 @@ function record(eventId: string, accountId = ACCOUNT): EventRecord {
     bounce_status: null,
     bounce_diagnostic: null,
     complaint_feedback_type: 'abuse',
+    provider_message_id: null,
   };
 }
 

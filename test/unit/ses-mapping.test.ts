@@ -277,7 +277,7 @@ describe('mapSes refusals', () => {
     const text = changed('bounce-permanent-multiple-recipients', (notification) => {
       delete notification.bounce.bouncedRecipients[1].emailAddress;
     });
-    expect(invalid(text)).toBe('Not an SES notification: `bounce.bouncedRecipients.1.emailAddress` is required.');
+    expect(invalid(text)).toBe('Not an SES notification: `bounce.bouncedRecipients[1].emailAddress` is required.');
   });
 
   it('when the bounce type is not one SES documents, then it is refused naming the field', () => {
