@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { accountEvents, useFeedApp } from '../support/feed-app.js';
+import { describeFeedScenarios, fixture, recorded, suppression, type CreatedFeed } from '../support/feed-contract.js';
+import { basicAuth } from '../support/feed-signers.js';
+
+const app = useFeedApp();
+
+function credentials(created: CreatedFeed, forged = false): Record<string, string> {
+  const { username, password } = created.shown as { username: string; password: string };
+  return { authorization: basicAuth(username, forged ? `${password}x` : password) };
+}
+
+const scenarios = describeFeedScenarios(app, {
+  provider: 'postmark',
+  settings: () => ({}),
+  sign: (payload, created, { forged }) => ({ body: payload, headers: credentials(created, forged) }),
+  permanent: { fixture: 'bounce-hard.json', emails: ['john@example.com'] },
+  transient: { fixture: 'bounce-soft.json', emails: ['john@example.com'] },
+  complaint: { fixture: 'spam-complaint.json', emails: ['john@example.com'] },
+  ignored: { fixture: 'delivery.json' },
+});
+
+describe('Postmark webhooks', () => {
+  it('when there are no credentials, then it answers 401', async () => {
+    const created = await app.newFeed('postmark');
+    const answer = await app.send(created.feed, fixture('postmark', 'bounce-hard.json'), {}, scenarios.live());
+    expect(answer.status).toBe(401);
+    expect(answer.body.name).toBe('invalid_signature');
+  });
+
+  it('when the Message ID is Postmark’s, then it is the source_id and the provider message id', async () => {
+    const created = await app.newFeed('postmark');
+    const body = fixture('postmark', 'bounce-hard.json');
+    expect((await app.send(created.feed, body, credentials(created), scenarios.live())).status).toBe(200);
+    expect(await suppression(created, 'john@example.com')).toMatchObject({
+      source_id: '883953f4-6105-42a2-a16a-77a8eac79483',
+    });
+    const [stored] = await accountEvents(app.database.db, created.account.accountId);
+    expect(stored).toMatchObject({
+      event_id: 'postmark:4323372036854775807:john@example.com',
+      provider_message_id: '883953f4-6105-42a2-a16a-77a8eac79483',
+    });
+  });
+
+  it('when two bounces have IDs that differ past 2^53, then they are two events', async () => {
+    const created = await app.newFeed('postmark');
+    const sample = fixture('postmark', 'bounce-soft.json');
+    for (const id of ['4323372036854775807', '4323372036854775808']) {
+      const body = sample.replace(/"ID":\s*\d+/, `"ID": ${id}`);
+      expect((await app.send(created.feed, body, credentials(created), scenarios.live())).status).toBe(200);
+    }
+    const events = await recorded(app, created.account.accountId, 2);
+    expect(events.map((event) => event.event_id).sort()).toEqual([
+      'postmark:4323372036854775807:john@example.com',
+      'postmark:4323372036854775808:john@example.com',
+    ]);
+  });
+
+  it('when the message has the email-id metadata, then it is the source_id', async () => {
+    const created = await app.newFeed('postmark');
+    const emailId = randomUUID();
+    const bounce = JSON.parse(fixture('postmark', 'bounce-hard.json'));
+    const body = JSON.stringify({ ...bounce, ID: 7, Metadata: { email_id: emailId } });
+    expect((await app.send(created.feed, body, credentials(created), scenarios.live())).status).toBe(200);
+    expect(await suppression(created, 'john@example.com')).toMatchObject({ source_id: emailId });
+  });
+});
