@@ -6,6 +6,7 @@ import { isUuid } from '../../src/domain/ids.js';
 import { feedPath, newFeedId, type Feed } from '../../src/feeds/feed.js';
 import { PROVIDERS, type Provider } from '../../src/feeds/feed-mapping.js';
 import { feedSettings, foreignOptions, type FeedSettingsInput } from '../../src/feeds/feed-settings.js';
+import { findListAccount } from '../lists/list-account.js';
 import { withRuntime } from '../with-runtime.js';
 
 interface CreateOptions extends Omit<FeedSettingsInput, 'topicArns'> {
@@ -101,13 +102,8 @@ export function feedsCommand(): Command {
     .option('--json', 'print one JSON object per line')
     .action(async (options: { account?: string; json?: boolean }) => {
       await withRuntime(async ({ db }) => {
-        let accountId: string | undefined;
-        if (options.account !== undefined) {
-          const account = await findAccount(db, options.account);
-          if (!account) throw new Error(`No account named or with id "${options.account}".`);
-          accountId = account.id;
-        }
-        const rows = await listFeeds(db, accountId);
+        const account = options.account === undefined ? undefined : await findListAccount(db, options.account);
+        const rows = await listFeeds(db, account?.id);
         if (options.json) {
           for (const row of rows) {
             const line = {

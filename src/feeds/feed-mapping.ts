@@ -96,6 +96,22 @@ export function recipientAddress(value: string): string {
   return (angled?.[1] ?? value).trim();
 }
 
+/**
+ * The payload's JSON, read with `parse` (JSON.parse unless a provider needs its numbers kept), or an
+ * InvalidPayloadError saying it is not JSON.
+ */
+export function parseJson(text: string, what: string, parse: (text: string) => unknown = JSON.parse): unknown {
+  try {
+    return parse(text);
+  } catch {
+    throw new InvalidPayloadError(`Not ${what}: the body is not JSON.`);
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** A schema's message for a wrong value that says `is required` when the value is missing instead. */
 export const requiredOr =
   (problem: string) =>

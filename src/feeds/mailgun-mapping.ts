@@ -3,7 +3,8 @@ import type { BounceType } from '../events/event-schema.js';
 import {
   feedEventId,
   feedSourceId,
-  InvalidPayloadError,
+  isRecord,
+  parseJson,
   isoTimestamp,
   parsePayload,
   recipientAddress,
@@ -58,18 +59,6 @@ const SEVERITIES = new Map<string, BounceType>([
   ['temporary', 'transient'],
 ]);
 
-function readJson(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw new InvalidPayloadError(`Not ${WHAT}: the body is not JSON.`);
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function variable(variables: unknown, name: string): unknown {
   return isRecord(variables) && Object.hasOwn(variables, name) ? variables[name] : undefined;
 }
@@ -92,7 +81,7 @@ function diagnosticOf(status: EventData['delivery-status']): string | undefined 
  * event (`delivered`, `opened`, `rejected`...) is ignored under its name.
  */
 export const mapMailgun: FeedMapper = (body, _delivery, context) => {
-  const data = readJson(body);
+  const data = parseJson(body, WHAT);
   const { event } = parsePayload(eventNameSchema, data, WHAT)['event-data'];
   if (event !== 'failed' && event !== 'complained') return { events: [], ignored: [event] };
 

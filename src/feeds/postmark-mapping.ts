@@ -1,14 +1,16 @@
 import { isInteger, parse } from 'lossless-json';
 import { z } from 'zod';
-import type { BounceType } from '../events/event-schema.js';
+import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
 import {
   feedEventId,
   feedSourceId,
-  InvalidPayloadError,
+  parseJson,
   isoTimestamp,
   parsePayload,
   recipientAddress,
   type FeedMapper,
+  type MappedPayload,
+  type MappingContext,
 } from './feed-mapping.js';
 
 const WHAT = 'a Postmark webhook payload';
@@ -73,22 +75,59 @@ const recordSchema = z.object({
   Metadata: z.record(z.string(), z.unknown()).nullish(),
 });
 
+const subscriptionChangeSchema = z.object({
+  Recipient: text,
+  ChangedAt: timestamp,
+  SuppressSending: z.boolean(),
+  SuppressionReason: z.string().nullish(),
+  MessageID: z.string().nullish(),
+  Metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+
 // Only a bounce has a type worth reading: a spam complaint is a complaint, whatever its Type says.
 const bounceTypeSchema = z.object({ Type: text });
 
 /** The body as JSON, every integer kept as its digits: Postmark's IDs go past 2^53, where numbers merge. */
-function readJson(body: string): unknown {
-  try {
-    return parse(body, null, (value) => (isInteger(value) ? value : Number(value)));
-  } catch {
-    throw new InvalidPayloadError(`Not ${WHAT}: the body is not JSON.`);
-  }
+const losslessJson = (body: string): unknown =>
+  parse(body, null, (value) => (isInteger(value) ? value : Number(value)));
+
+/**
+ * Broadcast streams report their hard bounces and spam complaints only as changes of the stream's
+ * suppression list. Such a change is taken as the bounce or complaint it records; a reactivation, a
+ * manual suppression or an unsubscribe is not a verdict on the address, and is acknowledged only.
+ */
+function subscriptionChange(data: unknown, context: MappingContext): MappedPayload {
+  const change = parsePayload(subscriptionChangeSchema, data, WHAT);
+  const reason = change.SuppressSending ? change.SuppressionReason : undefined;
+  if (reason !== 'HardBounce' && reason !== 'SpamComplaint') return { events: [], ignored: ['SubscriptionChange'] };
+  const email = recipientAddress(change.Recipient);
+  const changeId = `${change.MessageID ?? ''}@${change.ChangedAt}`;
+  const event: Omit<SuppressionEventInput, 'type'> = {
+    account_id: context.accountId,
+    event_id: feedEventId('postmark', `subscription-change:${changeId}`, email),
+    email,
+    source_id: feedSourceId('postmark', change.Metadata?.[context.emailIdTag], change.MessageID ?? changeId),
+    occurred_at: change.ChangedAt,
+    provider_message_id: change.MessageID ?? undefined,
+  };
+  return {
+    events: [
+      reason === 'HardBounce'
+        ? { ...event, type: 'bounce', bounce: { type: 'permanent', sub_type: 'SubscriptionChange' } }
+        : { ...event, type: 'complaint' },
+    ],
+    ignored: [],
+  };
 }
 
-/** A Postmark bounce or spam-complaint webhook as events; its other webhooks are ignored under their RecordType. */
+/**
+ * A Postmark bounce, spam-complaint or subscription-change webhook as events; its other webhooks are
+ * ignored under their RecordType.
+ */
 export const mapPostmark: FeedMapper = (body, _delivery, context) => {
-  const data = readJson(body);
+  const data = parseJson(body, WHAT, losslessJson);
   const { RecordType } = parsePayload(recordTypeSchema, data, WHAT);
+  if (RecordType === 'SubscriptionChange') return subscriptionChange(data, context);
   if (RecordType !== 'Bounce' && RecordType !== 'SpamComplaint') return { events: [], ignored: [RecordType] };
 
   const bounceType = RecordType === 'Bounce' ? parsePayload(bounceTypeSchema, data, WHAT).Type : undefined;

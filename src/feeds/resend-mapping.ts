@@ -4,6 +4,8 @@ import {
   feedEventId,
   feedSourceId,
   InvalidPayloadError,
+  isRecord,
+  parseJson,
   isoTimestamp,
   parsePayload,
   recipientAddress,
@@ -37,18 +39,6 @@ const BOUNCE_TYPES = new Map<string, BounceType>([
   ['transient', 'transient'],
 ]);
 
-function readJson(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw new InvalidPayloadError(`Not ${WHAT}: the body is not JSON.`);
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function tagValue(tags: unknown, name: string): unknown {
   if (Array.isArray(tags)) {
     const tag: unknown = tags.find((item: unknown) => isRecord(item) && item.name === name);
@@ -72,7 +62,7 @@ function occurredAt(event: EmailEvent): string {
  * or complaint put there, already reported as `email.bounced` or `email.complained`, or a person did).
  */
 export const mapResend: FeedMapper = (body, delivery, context) => {
-  const data = readJson(body);
+  const data = parseJson(body, WHAT);
   const { type } = parsePayload(typeSchema, data, WHAT);
   if (type !== 'email.bounced' && type !== 'email.complained') return { events: [], ignored: [type] };
 

@@ -3,7 +3,7 @@ import type { BounceType, SuppressionEventInput } from '../events/event-schema.j
 import {
   feedEventId,
   feedSourceId,
-  InvalidPayloadError,
+  parseJson,
   isoTimestamp,
   parsePayload,
   requiredOr,
@@ -86,13 +86,7 @@ function bounceEvent(report: Bounce, context: MappingContext): SuppressionEventI
 }
 
 function parseBatch(text: string): unknown[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new InvalidPayloadError(`Not ${WHAT}: the body is not valid JSON.`);
-  }
-  return parsePayload(z.array(z.unknown()), data, WHAT);
+  return parsePayload(z.array(z.unknown()), parseJson(text, WHAT), WHAT);
 }
 
 /**

@@ -57,6 +57,16 @@ describe('Postmark webhooks', () => {
     ]);
   });
 
+  it('when a broadcast stream reports a hard bounce as a subscription change, then its recipient is suppressed', async () => {
+    const created = await app.newFeed('postmark');
+    const body = fixture('postmark', 'subscription-change-hard-bounce.json');
+    expect((await app.send(created.feed, body, credentials(created), scenarios.live())).status).toBe(200);
+    expect(await suppression(created, 'bounced-address@example.com')).toMatchObject({
+      origin: 'bounce',
+      source_id: '883953f4-6105-42a2-a16a-77a8eac79483',
+    });
+  });
+
   it('when the message has the email-id metadata, then it is the source_id', async () => {
     const created = await app.newFeed('postmark');
     const emailId = randomUUID();

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
 import { useFeedApp } from '../support/feed-app.js';
 import { describeFeedScenarios, fixture, jobsOf, suppression } from '../support/feed-contract.js';
 import { sendGridSigner } from '../support/feed-signers.js';
+import { unreachableDatabase } from '../support/unreachable.js';
 
 const app = useFeedApp();
 const signer = sendGridSigner();
@@ -67,6 +69,21 @@ describe('SendGrid Event Webhook', () => {
       name: 'invalid_payload',
       message: 'Not a SendGrid Event Webhook batch: `[0].sg_event_id` is required.',
     });
+  });
+
+  let unreachable: Database | undefined;
+  afterAll(async () => {
+    await unreachable?.close();
+  });
+
+  it('when PostgreSQL does not answer, then it answers 503 so that SendGrid retries', async () => {
+    const created = await newFeed();
+    unreachable = await unreachableDatabase({ connectTimeoutMs: 500 });
+    const server = await app.startApp({ db: unreachable, redis: 'live', queues: true });
+    const body = fixture('sendgrid', 'bounce-permanent.json');
+    const answer = await app.send(created.feed, body, signer.headers(body), server);
+    expect(answer.status).toBe(503);
+    expect(answer.body.name).toBe('service_unavailable');
   });
 
   it('when feeds have been used, then /metrics counts requests by answer, events by kind and verification failures', async () => {

@@ -124,9 +124,54 @@ describe('Postmark webhooks that are not bounces', () => {
     expect(mapped(fixture('delivery.json'))).toEqual({ events: [], ignored: ['Delivery'] });
   });
 
-  it.each(['Open', 'Click', 'SubscriptionChange'])('when the RecordType is %s, then it is ignored under it', (type) => {
+  it.each(['Open', 'Click'])('when the RecordType is %s, then it is ignored under it', (type) => {
     const body = JSON.stringify({ RecordType: type, MessageID: '883953f4-6105-42a2-a16a-77a8eac79483' });
     expect(mapped(body)).toEqual({ events: [], ignored: [type] });
+  });
+});
+
+describe('Postmark subscription changes (how broadcast streams report bounces)', () => {
+  it('when Postmark posts its documented hard-bounce suppression, then it is one permanent bounce of the recipient', () => {
+    expect(mapped(fixture('subscription-change-hard-bounce.json'))).toEqual({
+      events: [
+        {
+          account_id: CONTEXT.accountId,
+          event_id:
+            'postmark:subscription-change:883953f4-6105-42a2-a16a-77a8eac79483@2020-02-01T10:53:34.416Z:bounced-address@example.com',
+          type: 'bounce',
+          email: 'bounced-address@example.com',
+          source_id: '883953f4-6105-42a2-a16a-77a8eac79483',
+          occurred_at: '2020-02-01T10:53:34.416Z',
+          provider_message_id: '883953f4-6105-42a2-a16a-77a8eac79483',
+          bounce: { type: 'permanent', sub_type: 'SubscriptionChange' },
+        },
+      ],
+      ignored: [],
+    });
+  });
+
+  it('when the suppression is for a spam complaint, then it is a complaint', () => {
+    const [event] = mapped(
+      changed('subscription-change-hard-bounce.json', { SuppressionReason: 'SpamComplaint' }),
+    ).events;
+    expect(event).toMatchObject({ type: 'complaint', email: 'bounced-address@example.com' });
+  });
+
+  it.each([
+    ['a reactivation', { SuppressSending: false, SuppressionReason: 'ManualSuppression', MessageID: null }],
+    ['a manual suppression', { SuppressionReason: 'ManualSuppression', MessageID: null, Origin: 'Customer' }],
+    ['an unsubscribe', { SuppressionReason: 'Unsubscribe' }],
+  ])('when the change is %s, then it is acknowledged only', (_what, fields) => {
+    expect(mapped(changed('subscription-change-hard-bounce.json', fields))).toEqual({
+      events: [],
+      ignored: ['SubscriptionChange'],
+    });
+  });
+
+  it('when the change has no Recipient, then it is refused naming it', () => {
+    expect(refusal(changed('subscription-change-hard-bounce.json', { Recipient: undefined }))).toBe(
+      'Not a Postmark webhook payload: `Recipient` is required.',
+    );
   });
 });
 

@@ -202,7 +202,7 @@ describe('mapSendGrid refusals', () => {
   });
 
   it('when the body is not JSON, then it is refused', () => {
-    expect(invalid('event=bounce')).toBe('Not a SendGrid Event Webhook batch: the body is not valid JSON.');
+    expect(invalid('event=bounce')).toBe('Not a SendGrid Event Webhook batch: the body is not JSON.');
   });
 
   it('when a bounce has no sg_event_id, then it is refused naming the event by its place in the batch', () => {
