@@ -6,10 +6,14 @@ import type { FeedRequest } from './feed-request.js';
 const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
 const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
 
-/** The verification key as SendGrid shows it (base64 DER), or null when it is not an EC P-256 public key. */
-export function sendGridPublicKey(base64: string): KeyObject | null {
+/**
+ * The verification key as SendGrid shows it (base64 DER, PEM armour tolerated), or null when it is not
+ * an EC P-256 public key.
+ */
+export function sendGridPublicKey(text: string): KeyObject | null {
+  const base64 = text.replace(/-----(BEGIN|END) PUBLIC KEY-----/g, '').replace(/\s+/g, '');
   try {
-    const key = createPublicKey({ key: Buffer.from(base64.trim(), 'base64'), format: 'der', type: 'spki' });
+    const key = createPublicKey({ key: Buffer.from(base64, 'base64'), format: 'der', type: 'spki' });
     return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1' ? key : null;
   } catch {
     return null;

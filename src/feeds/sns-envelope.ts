@@ -17,7 +17,8 @@ const common = {
 const envelopeSchema = z.discriminatedUnion(
   'Type',
   [
-    z.object({ Type: z.literal('Notification'), Subject: z.string().optional(), ...common }),
+    // A notification without a subject has no `Subject`, or one that is null; either way it is not signed.
+    z.object({ Type: z.literal('Notification'), Subject: z.string().nullish(), ...common }),
     z.object({ Type: z.literal('SubscriptionConfirmation'), SubscribeURL: text, Token: text, ...common }),
     z.object({ Type: z.literal('UnsubscribeConfirmation'), SubscribeURL: text, Token: text, ...common }),
   ],
@@ -54,7 +55,7 @@ export function parseSnsEnvelope(body: Buffer, rawDeliveryHeader: string | undef
 
 /** The text SNS signs: the message's fields, by name, in the order SNS documents for its type. */
 export function snsStringToSign(envelope: SnsEnvelope): string {
-  const fields: [string, string | undefined][] =
+  const fields: [string, string | null | undefined][] =
     envelope.Type === 'Notification'
       ? [
           ['Message', envelope.Message],
@@ -74,7 +75,7 @@ export function snsStringToSign(envelope: SnsEnvelope): string {
           ['Type', envelope.Type],
         ];
   return fields
-    .filter((field): field is [string, string] => field[1] !== undefined)
+    .filter((field): field is [string, string] => typeof field[1] === 'string')
     .map(([name, value]) => `${name}\n${value}\n`)
     .join('');
 }

@@ -45,6 +45,12 @@ describe('SendGrid signatures', () => {
     expect(refusal(() => verifySendGrid(verification, { headers, body }, now))).toBe('timestamp');
   });
 
+  it('when the key was given as PEM, then it verifies the same way', () => {
+    const pem = `-----BEGIN PUBLIC KEY-----\n${signer.publicKey.match(/.{1,64}/g)?.join('\n')}\n-----END PUBLIC KEY-----\n`;
+    const headers = lower(signer.headers(body.toString()));
+    expect(() => verifySendGrid({ public_key: pem }, { headers, body }, now)).not.toThrow();
+  });
+
   it('when the headers are missing, then it is refused for its signature', () => {
     expect(refusal(() => verifySendGrid(verification, { headers: {}, body }, now))).toBe('signature');
   });

@@ -29,6 +29,8 @@ describe('the SNS envelope', () => {
     delete withoutSubject.Subject;
     const envelope = parseSnsEnvelope(Buffer.from(JSON.stringify(withoutSubject)), undefined);
     expect(snsStringToSign(envelope)).not.toContain('Subject');
+    const nullSubject = parseSnsEnvelope(Buffer.from(JSON.stringify({ ...notification, Subject: null })), undefined);
+    expect(snsStringToSign(nullSubject)).toBe(snsStringToSign(envelope));
   });
 
   it('when a subscription confirmation is signed, then SubscribeURL and Token are part of the string', () => {
