@@ -20,7 +20,7 @@ import { apiSecurityHeaders, noStore } from './middleware/security-headers.js';
 import { docsRouter } from './routes/docs.js';
 import { opsRouter } from './routes/ops.js';
 import { FEEDS_PATH, feedsRouter } from './routes/feeds.js';
-import { SUPPRESSIONS_PATH, suppressionsRouter } from './routes/suppressions.js';
+import { isSendingRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './routes/suppressions.js';
 
 export interface AppOptions {
   db: Database;
@@ -90,6 +90,7 @@ export function createApp(options: AppOptions): Express {
         logger: options.logger,
         cacheTtlMs: options.authCacheTtlMs ?? 5000,
         failureLimit,
+        sendingAccess: isSendingRequest,
       }),
       ...rateLimited,
       // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:

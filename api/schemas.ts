@@ -5,6 +5,8 @@ import { ORIGINS } from '../src/domain/suppression.js';
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_BATCH_ITEMS = 100;
+/** Addresses one send-time check may ask about. */
+export const MAX_CHECK_ITEMS = 1000;
 
 // Messages are predicates: parseInput puts the field's name in front of them.
 const suppressionId = z
@@ -45,11 +47,11 @@ export const listQuerySchema = z
     error: '`after` and `before` cannot be used together.',
   });
 
-function batchOf<T extends z.ZodType>(item: T) {
+function batchOf<T extends z.ZodType>(item: T, max = MAX_BATCH_ITEMS) {
   return z
-    .array(item, { error: `must be an array of 1 to ${MAX_BATCH_ITEMS} items.` })
+    .array(item, { error: `must be an array of 1 to ${max} items.` })
     .min(1, { error: `must have at least 1 item.` })
-    .max(MAX_BATCH_ITEMS, { error: `must have at most ${MAX_BATCH_ITEMS} items.` });
+    .max(max, { error: `must have at most ${max} items.` });
 }
 
 const emailString = z.string({ error: 'must be a string.' });
@@ -58,6 +60,8 @@ const bodyObject = { error: 'The request body must be a JSON object.' };
 export const addBodySchema = z.object({ email: emailString }, bodyObject);
 
 export const batchAddBodySchema = z.object({ emails: batchOf(emailString) }, bodyObject);
+
+export const checkBodySchema = z.object({ emails: batchOf(emailString, MAX_CHECK_ITEMS) }, bodyObject);
 
 export const batchRemoveBodySchema = z
   .object({ emails: batchOf(emailString).optional(), ids: batchOf(suppressionId).optional() }, bodyObject)

@@ -25,7 +25,7 @@ export const ERROR_CODES = {
   },
   restricted_api_key: {
     status: 401,
-    when: 'A `sending_access` key on `/suppressions`.',
+    when: 'A `sending_access` key on any `/suppressions` endpoint but `POST /suppressions/check`.',
     message: 'This API key is restricted to sending emails. Use a key with full access.',
   },
   unauthorized: {

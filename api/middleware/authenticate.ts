@@ -34,6 +34,8 @@ export interface AuthenticateOptions {
   cacheTtlMs: number;
   /** Failed authentications per client address, checked before any lookup; none when absent. */
   failureLimit?: AuthFailureLimit | undefined;
+  /** The requests a `sending_access` key may make; every other needs `full_access`. None when absent. */
+  sendingAccess?: ((req: Request) => boolean) | undefined;
 }
 
 /**
@@ -49,7 +51,7 @@ export interface AuthenticateOptions {
  * token that cannot be one this service issued is refused without a lookup and is not cached.
  */
 export function authenticate(options: AuthenticateOptions) {
-  const { db, logger, cacheTtlMs, failureLimit } = options;
+  const { db, logger, cacheTtlMs, failureLimit, sendingAccess } = options;
   const cache = new ExpiringCache<string, CachedKey>(cacheTtlMs, MAX_CACHED_KEYS);
   const refreshing = new Set<string>();
 
@@ -75,9 +77,11 @@ export function authenticate(options: AuthenticateOptions) {
       .finally(() => refreshing.delete(token));
   }
 
-  function admit(credentials: ApiKeyCredentials | null, res: Response, next: NextFunction): void {
+  function admit(credentials: ApiKeyCredentials | null, req: Request, res: Response, next: NextFunction): void {
     if (!credentials || credentials.revoked) throw new AppError('invalid_api_key');
-    if (credentials.permission !== 'full_access') throw new AppError('restricted_api_key');
+    if (credentials.permission !== 'full_access' && !(sendingAccess?.(req) ?? false)) {
+      throw new AppError('restricted_api_key');
+    }
     const caller: Caller = { accountId: credentials.accountId, keyId: credentials.keyId };
     res.locals['caller'] = caller;
     next();
@@ -99,7 +103,7 @@ export function authenticate(options: AuthenticateOptions) {
   ): Promise<void> {
     if (failureLimit) await failureLimit.check(req);
     try {
-      admit(await credentialsOf(token, cached), res, next);
+      admit(await credentialsOf(token, cached), req, res, next);
     } catch (error) {
       if (isAppError(error, 'missing_api_key') || isAppError(error, 'invalid_api_key')) {
         failureLimit?.recordFailure(req);
@@ -114,7 +118,7 @@ export function authenticate(options: AuthenticateOptions) {
     const cached = token === undefined ? undefined : cache.get(token);
     if (token !== undefined && cached?.credentials && !cached.credentials.revoked) {
       if (Date.now() - cached.fetchedAt >= cacheTtlMs / 2) refreshInBackground(token);
-      admit(cached.credentials, res, next);
+      admit(cached.credentials, req, res, next);
       return;
     }
     return admitUncached(token, cached, req, res, next);

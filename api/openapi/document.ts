@@ -4,14 +4,17 @@ import {
   addBodySchema,
   batchAddBodySchema,
   batchRemoveBodySchema,
+  checkBodySchema,
   listQuerySchema,
   MAX_BATCH_ITEMS,
+  MAX_CHECK_ITEMS,
 } from '../schemas.js';
 import { exampleFeedBodies, exampleIds, exampleManualSuppression, exampleSuppression } from './examples.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './responses.js';
 import {
   batchAddResultSchema,
   batchRemoveResultSchema,
+  checkResultSchema,
   feedBodySchema,
   feedDeliverySchema,
   feedParamsSchema,
@@ -128,6 +131,46 @@ export const routes: RouteConfig[] = [
         },
       },
       ...errorResponses('not_found', ...AUTHENTICATED_ERRORS),
+    },
+  },
+  {
+    method: 'post',
+    path: '/suppressions/check',
+    operationId: 'checkSuppressions',
+    tags: ['Suppressions'],
+    summary: `Which of 1 to ${MAX_CHECK_ITEMS} addresses may be mailed`,
+    description:
+      'The send-time check, for `full_access` and `sending_access` keys alike; one request against the rate limit. Addresses are normalised and collapsed; an item that is not an address does not fail the request but is listed in `invalid`. Never a partial answer: if the database cannot answer, the whole request is 503.',
+    security,
+    request: {
+      headers: idempotencyHeaders,
+      body: {
+        required: true,
+        content: {
+          [json]: {
+            schema: checkBodySchema,
+            example: { emails: ['Bounced@Example.com', 'jane@example.org', 'not-an-address', 'bounced@example.com'] },
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: 'The suppressed addresses among those sent, and the items that are not addresses.',
+        headers: rateLimitHeaders,
+        content: {
+          [json]: {
+            schema: checkResultSchema,
+            example: {
+              object: 'suppression_check',
+              checked: 2,
+              suppressed: [exampleSuppression],
+              invalid: [{ index: 2, email: 'not-an-address', reason: 'is not a valid email address' }],
+            },
+          },
+        },
+      },
+      ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS.filter((code) => code !== 'restricted_api_key')),
     },
   },
   {
@@ -337,7 +380,8 @@ function buildRegistry(): OpenAPIRegistry {
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
-    description: 'An API key with full access: `Authorization: Bearer <API_KEY>`.',
+    description:
+      'An API key: `Authorization: Bearer <API_KEY>`. Every endpoint takes a `full_access` key; `POST /suppressions/check` also takes a `sending_access` key.',
   });
   registry.registerComponent('securitySchemes', 'metricsToken', {
     type: 'http',

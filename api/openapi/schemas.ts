@@ -64,6 +64,25 @@ export const batchRemoveResultSchema = z
   .strict()
   .meta({ id: 'BatchRemoveResult' });
 
+export const checkResultSchema = z
+  .object({
+    object: z.literal('suppression_check'),
+    checked: z.number().int().meta({ description: 'Distinct valid addresses looked up.' }),
+    suppressed: z
+      .array(suppressionSchema)
+      .meta({ description: 'The entry of each suppressed address, once, in the order of first appearance.' }),
+    invalid: z
+      .array(
+        z.object({
+          index: z.number().int().meta({ description: 'Position in `emails`, from 0.' }),
+          email: z.string().meta({ description: 'The item as it was sent.' }),
+          reason: z.string(),
+        }),
+      )
+      .meta({ description: 'Items that are not addresses: they cannot be mailed either.' }),
+  })
+  .meta({ id: 'SuppressionCheck' });
+
 export const errorSchema = z
   .object({
     statusCode: z.int().meta({ description: 'The HTTP status, repeated.' }),

@@ -1,12 +1,7 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Database } from '../../src/db/database.js';
-import {
-  addSuppressions,
-  findSuppressionByEmail,
-  findSuppressionById,
-  listSuppressions,
-  removeSuppressions,
-} from '../../src/db/suppression-repository.js';
+import { createSuppressionLookups } from '../../src/db/suppression-lookups.js';
+import { addSuppressions, listSuppressions, removeSuppressions } from '../../src/db/suppression-repository.js';
 import { emailProblem, normalizeEmail } from '../../src/domain/email.js';
 import { partitionEmails } from '../../src/domain/email-batch.js';
 import { isUuid, newId } from '../../src/domain/ids.js';
@@ -15,7 +10,13 @@ import { AppError, invalidField } from '../../src/errors.js';
 import { callerOf } from '../middleware/authenticate.js';
 import { methodNotAllowed } from '../middleware/errors.js';
 import { namedRoute } from '../middleware/route-pattern.js';
-import { addBodySchema, batchAddBodySchema, batchRemoveBodySchema, listQuerySchema } from '../schemas.js';
+import {
+  addBodySchema,
+  batchAddBodySchema,
+  batchRemoveBodySchema,
+  checkBodySchema,
+  listQuerySchema,
+} from '../schemas.js';
 import { parseInput } from '../validation.js';
 
 /** Normalised, distinct addresses; the first invalid one rejects the whole request. */
@@ -52,6 +53,11 @@ function accountOf(res: Response): string {
 /** Where `suppressionsRouter` is mounted. */
 export const SUPPRESSIONS_PATH = '/suppressions';
 
+/** The one request a `sending_access` key may make: the send-time check (path relative to the router). */
+export function isSendingRequest(req: Request): boolean {
+  return req.method === 'POST' && req.path === '/check';
+}
+
 /**
  * The five endpoints (and `POST /suppressions`). `guards` (authentication, rate limiting, body
  * parsing) run first for every request that reaches the router: inside it, rather than as layers
@@ -61,16 +67,32 @@ export function suppressionsRouter(db: Database, guards: readonly RequestHandler
   const router = Router();
   if (guards.length > 0) router.use(...guards);
   const route = <Path extends string>(path: Path) => namedRoute(router, SUPPRESSIONS_PATH, path);
+  // Concurrent lookups of one tick share one query per account.
+  const lookups = createSuppressionLookups(db);
 
-  // Lookups first: by far the most frequent. A single segment never matches `/batch/add` or `/batch/remove`.
+  // The send-time check: before `/:suppression`, whose single segment it would otherwise be.
+  route('/check')
+    .post(async (req, res) => {
+      const body = parseInput(checkBodySchema, req.body);
+      const { valid, invalid } = partitionEmails(body.emails);
+      // First-seen order in, first-seen order out: `suppressed` lists each address once, as it first appeared.
+      const found = await lookups.byEmails(accountOf(res), valid);
+      res.json({
+        object: 'suppression_check',
+        checked: valid.length,
+        suppressed: found.filter((entry) => entry !== null).map(toResource),
+        invalid: invalid.map(({ index, value, reason }) => ({ index, email: value, reason })),
+      });
+    })
+    .all(methodNotAllowed('POST'));
+
+  // Lookups next: by far the most frequent. A single segment never matches `/batch/add` or `/batch/remove`.
   route('/:suppression')
     .get(async (req, res) => {
       const target = pathTarget(req.params.suppression);
       const accountId = accountOf(res);
       const found =
-        'id' in target
-          ? await findSuppressionById(db, accountId, target.id)
-          : await findSuppressionByEmail(db, accountId, target.email);
+        'id' in target ? await lookups.byId(accountId, target.id) : await lookups.byEmail(accountId, target.email);
       if (!found) throw new AppError('not_found');
       res.json(toResource(found));
     })

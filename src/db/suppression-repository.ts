@@ -88,6 +88,34 @@ export async function findSuppressionByEmail(
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
+/** The entries among these addresses (normalised), in no particular order; one round trip. */
+export async function findSuppressionsByEmails(
+  db: Queryable,
+  accountId: string,
+  emails: readonly string[],
+): Promise<Suppression[]> {
+  const { rows } = await db.query<SuppressionRow>({
+    name: 'suppressions-by-emails',
+    text: `SELECT ${COLUMNS} FROM suppressions WHERE account_id = $1 AND email = ANY($2::text[])`,
+    values: [accountId, emails],
+  });
+  return rows.map(fromRow);
+}
+
+/** The entries with these ids, in no particular order; one round trip. */
+export async function findSuppressionsByIds(
+  db: Queryable,
+  accountId: string,
+  ids: readonly string[],
+): Promise<Suppression[]> {
+  const { rows } = await db.query<SuppressionRow>({
+    name: 'suppressions-by-ids',
+    text: `SELECT ${COLUMNS} FROM suppressions WHERE account_id = $1 AND id = ANY($2::uuid[])`,
+    values: [accountId, ids],
+  });
+  return rows.map(fromRow);
+}
+
 export interface NewSuppression {
   id: string;
   email: string;
