@@ -5,9 +5,8 @@ import { findSuppressionsByEmails, findSuppressionsByIds } from './suppression-r
 
 /**
  * Lookups of entries by address or id that concurrent requests share: every lookup asked for in the
- * same tick of the event loop goes to the database in one query per account. The batch is sent as
- * soon as the current tick's work is done, never after a timer, so a lone request waits for nothing.
- * Nothing is cached: each answer is read when it is asked for.
+ * same turn of the event loop goes to the database in one query per account. Nothing is cached: each
+ * answer is read when it is asked for.
  */
 export interface SuppressionLookups {
   byEmail(accountId: string, email: string): Promise<Suppression | null>;
@@ -51,7 +50,16 @@ function loader(db: Queryable, find: Find, keyOf: (entry: Suppression) => string
       );
       return keys.map(({ accountId, value }) => failed.get(accountId) ?? found.get(`${accountId}\n${value}`) ?? null);
     },
-    { cache: false, maxBatchSize: MAX_BATCH, cacheKeyFn: ({ accountId, value }) => `${accountId}\n${value}` },
+    {
+      cache: false,
+      maxBatchSize: MAX_BATCH,
+      cacheKeyFn: ({ accountId, value }) => `${accountId}\n${value}`,
+      // Each request arrives in an I/O callback of its own, and DataLoader's default (the end of the
+      // current callback) would batch one request with itself. `setImmediate` runs once the loop has
+      // handled every I/O event it has, which gathers the requests that arrived together; it is not a
+      // timer, so a lone request waits for nothing but the end of that turn.
+      batchScheduleFn: (dispatch) => setImmediate(dispatch),
+    },
   );
 }
 
