@@ -34,6 +34,9 @@ export interface ApiSizes {
   listRequests: number;
   batchConnections: number;
   batchS: number;
+  /** Connections of the send-time check (and concurrent queries of its baseline), and its seconds of load on each. */
+  checkConnections: number;
+  checkS: number;
 }
 
 export interface ApiBench {

@@ -26,6 +26,11 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** Called before each request: the path, headers and body to send. */
   next?: () => { path: string; headers?: Record<string, string>; body?: string };
+  /**
+   * Requests sent in turn on each connection, instead of `next`: autocannon encodes each once, so a
+   * large body costs the load generator nothing per request.
+   */
+  requests?: { path: string; headers?: Record<string, string>; body?: string }[];
 }
 
 /** The `fraction` quantile (0..1) of ascending `sorted` values, by nearest rank; 0 when empty. */
@@ -47,6 +52,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ...(options.amount === undefined ? { duration: options.durationS ?? 5 } : { amount: options.amount }),
     method: options.method ?? 'GET',
     headers: options.headers ?? {},
+    ...(options.requests
+      ? {
+          requests: options.requests.map((request) => ({
+            method: options.method ?? 'GET',
+            path: request.path,
+            headers: { ...options.headers, ...request.headers },
+            ...(request.body === undefined ? {} : { body: request.body }),
+          })),
+        }
+      : {}),
     ...(next
       ? {
           requests: [

@@ -21,6 +21,8 @@ const TINY: SuiteSizes = {
     listRequests: 5,
     batchConnections: 2,
     batchS: 1,
+    checkConnections: 2,
+    checkS: 1,
   },
   ingestEvents: 500,
   ingestRounds: 2,
@@ -36,6 +38,7 @@ describe('bench building blocks', () => {
       expect(Object.keys(results).sort()).toEqual(
         [
           'batch_add',
+          'check',
           'cpus',
           'import',
           'ingest',
@@ -50,6 +53,7 @@ describe('bench building blocks', () => {
       expect(Object.keys(results.lookup).sort()).toEqual(
         ['baseline_p99_ms', 'baseline_rps', 'p50_ms', 'p99_ms', 'ratio', 'rps'].sort(),
       );
+      expect(Object.keys(results.check).sort()).toEqual(['addresses_per_s', 'baseline_addresses_per_s', 'ratio']);
       expect(Object.keys(results.list).sort()).toEqual(['deep_page_p50_ms', 'first_page_p50_ms', 'ratio'].sort());
       expect(Object.keys(results.ingest).sort()).toEqual(
         ['baseline_jobs_per_s', 'events', 'events_per_s', 'ratio'].sort(),
@@ -64,6 +68,9 @@ describe('bench building blocks', () => {
         results.lookup.p99_ms,
         results.lookup.baseline_p99_ms,
         results.lookup.ratio,
+        results.check.addresses_per_s,
+        results.check.baseline_addresses_per_s,
+        results.check.ratio,
         results.list.first_page_p50_ms,
         results.list.deep_page_p50_ms,
         results.list.ratio,

@@ -1,0 +1,134 @@
+/**
+ * The send-time check in `npm run bench`: POST /suppressions/check with 1,000 addresses per request
+ * against the database's own limit, a bare pg pool running the same indexed `= ANY($2)` query for
+ * the same addresses, with no HTTP at all.
+ */
+import { performance } from 'node:perf_hooks';
+import type { ApiBench } from './api-blocks.js';
+import { beforeDeadline, type Deadline } from './deadline.js';
+import { combineLoads, runLoad, type LoadResult } from './http-load.js';
+import { seededEmail } from './seed.js';
+
+export interface CheckFigures {
+  addresses_per_s: number;
+  baseline_addresses_per_s: number;
+  ratio: number;
+}
+
+const ADDRESSES_PER_CHECK = 1000;
+const SUPPRESSED_PER_CHECK = 100;
+const CHECK_SETS = 200;
+
+interface CheckSet {
+  key: number;
+  accountId: string;
+  emails: string[];
+}
+
+/** Sets of 1,000 addresses of one keyed account each, about 10 % of them on its list, in a fixed shuffle. */
+function checkSets(bench: ApiBench): CheckSet[] {
+  const { accounts, keyedAccounts, lookupRows } = bench.sizes;
+  const perAccount = Math.floor(lookupRows / accounts);
+  let state = 54321;
+  const random = (): number => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 4_294_967_296;
+  };
+  return Array.from({ length: CHECK_SETS }, (_, set) => {
+    const key = set % keyedAccounts;
+    const suppressed = Math.min(SUPPRESSED_PER_CHECK, perAccount);
+    const first = Math.floor(random() * Math.max(1, perAccount - suppressed));
+    const emails = [
+      ...Array.from({ length: suppressed }, (_, index) => seededEmail(key + accounts * (first + index))),
+      ...Array.from({ length: ADDRESSES_PER_CHECK - suppressed }, (_, index) => `clean${set}.${index}@example.org`),
+    ];
+    for (let index = emails.length - 1; index > 0; index -= 1) {
+      const other = Math.floor(random() * (index + 1));
+      [emails[index], emails[other]] = [emails[other] as string, emails[index] as string];
+    }
+    return { key, accountId: bench.accountIds[key] as string, emails };
+  });
+}
+
+function cycle<T>(items: readonly T[]): () => T {
+  let index = 0;
+  return () => items[index++ % items.length] as T;
+}
+
+/** The same lookups straight on a pg pool of the service's size, `connections` at a time, for `durationS`. */
+async function baselineChecks(bench: ApiBench, sets: CheckSet[], connections: number, durationS: number) {
+  const next = cycle(sets);
+  const startedAt = performance.now();
+  const until = startedAt + durationS * 1000;
+  let checks = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) {
+        const set = next();
+        await bench.db.pool.query({
+          name: 'bench-check-baseline',
+          text: 'SELECT id, account_id, email, origin, source_id, created_at FROM suppressions WHERE account_id = $1 AND email = ANY($2::text[])',
+          values: [set.accountId, set.emails],
+        });
+        checks += 1;
+      }
+    }),
+  );
+  return (checks * ADDRESSES_PER_CHECK) / ((performance.now() - startedAt) / 1000);
+}
+
+function checkLoad(result: LoadResult): LoadResult {
+  if (result.requests === 0 || result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`check: ${result.requests} requests, ${result.non2xx} not 2xx, ${result.errors} errors`);
+  }
+  return result;
+}
+
+/** Addresses checked per second through the service and straight on the database, in alternating rounds. */
+export async function measureCheck(bench: ApiBench, deadline: Deadline): Promise<CheckFigures> {
+  const { sizes } = bench;
+  const sets = checkSets(bench);
+  // A fixed set of requests, each encoded once by the load generator: a 30 KB body built anew for
+  // every request would cost the generator, on the machine it shares, more than the check itself.
+  const requests = sets.map((set) => ({
+    path: '/suppressions/check',
+    headers: { authorization: `Bearer ${bench.tokens[set.key] as string}` },
+    body: JSON.stringify({ emails: set.emails }),
+  }));
+  const serviceLoad = (durationS: number) =>
+    runLoad({
+      url: bench.service.url,
+      connections: sizes.checkConnections,
+      durationS,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      requests,
+    });
+  if (sizes.warmupS > 0) {
+    await beforeDeadline(deadline, baselineChecks(bench, sets, sizes.checkConnections, sizes.warmupS));
+    await beforeDeadline(deadline, serviceLoad(sizes.warmupS));
+  }
+  const rounds = Math.max(1, sizes.lookupRounds);
+  const roundS = Math.max(1, Math.round(sizes.checkS / rounds));
+  const service: LoadResult[] = [];
+  const baseline: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const runService = async () => service.push(checkLoad(await beforeDeadline(deadline, serviceLoad(roundS))));
+    const runBaseline = async () =>
+      baseline.push(await beforeDeadline(deadline, baselineChecks(bench, sets, sizes.checkConnections, roundS)));
+    if (round % 2 === 0) {
+      await runBaseline();
+      await runService();
+    } else {
+      await runService();
+      await runBaseline();
+    }
+  }
+  const addressesPerSecond = combineLoads(service).okPerSecond * ADDRESSES_PER_CHECK;
+  const baselinePerSecond = baseline.reduce((sum, value) => sum + value, 0) / baseline.length;
+  return {
+    addresses_per_s: Math.round(addressesPerSecond),
+    baseline_addresses_per_s: Math.round(baselinePerSecond),
+    ratio: Math.round((addressesPerSecond / baselinePerSecond) * 1000) / 1000,
+  };
+}
