@@ -24,3 +24,12 @@ export {
 } from './batches/batch-schema.js';
 export { BATCHES_QUEUE, MAX_BATCH_JOB_ENTRIES } from './queues.js';
 export type { ProducerConnectionOptions } from './producer-queue.js';
+export {
+  createSuppressionClient,
+  MAX_ADDRESSES_PER_REQUEST,
+  type SuppressionClient,
+  type SuppressionClientOptions,
+} from './client/suppression-client.js';
+export { SuppressionApiError, SuppressionCheckUnavailableError } from './client/errors.js';
+export type { SuppressionCheckResult, InvalidAddress } from './client/check-result.js';
+export type { SendableAddresses } from './client/merge-results.js';
