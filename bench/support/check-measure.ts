@@ -4,6 +4,7 @@
  * the same addresses, with no HTTP at all.
  */
 import { performance } from 'node:perf_hooks';
+import { createSuppressionClient } from '../../src/client/suppression-client.js';
 import type { ApiBench } from './api-blocks.js';
 import { beforeDeadline, type Deadline } from './deadline.js';
 import { combineLoads, runLoad, type LoadResult } from './http-load.js';
@@ -131,4 +132,37 @@ export async function measureCheck(bench: ApiBench, deadline: Deadline): Promise
     baseline_addresses_per_s: Math.round(baselinePerSecond),
     ratio: Math.round((addressesPerSecond / baselinePerSecond) * 1000) / 1000,
   };
+}
+
+export interface ClientFigures {
+  addresses: number;
+  addresses_per_s: number;
+}
+
+/**
+ * `filterSendable` of the exported client over `addresses` addresses of one account (about 10 % on
+ * its list, as far as the seed has them): the client's own splitting, parallel requests and merging
+ * included.
+ */
+export async function measureClient(bench: ApiBench, addresses: number, deadline: Deadline): Promise<ClientFigures> {
+  const { accounts, lookupRows } = bench.sizes;
+  const perAccount = Math.floor(lookupRows / accounts);
+  const suppressed = Math.min(Math.floor(addresses / 10), perAccount);
+  const emails = Array.from({ length: addresses }, (_, index) =>
+    index % 10 === 0 && index / 10 < suppressed ? seededEmail(accounts * (index / 10)) : `client${index}@example.net`,
+  );
+  const client = createSuppressionClient({
+    baseUrl: bench.service.url,
+    apiKey: bench.tokens[0] as string,
+    timeoutMs: 60_000,
+  });
+  const startedAt = performance.now();
+  const result = await beforeDeadline(deadline, client.filterSendable(emails));
+  const seconds = (performance.now() - startedAt) / 1000;
+  if (result.suppressed.length !== suppressed || result.sendable.length !== addresses - suppressed) {
+    throw new Error(
+      `client: ${result.suppressed.length} suppressed and ${result.sendable.length} sendable of ${addresses}`,
+    );
+  }
+  return { addresses, addresses_per_s: Math.round(addresses / seconds) };
 }

@@ -15,7 +15,7 @@ import {
   type ListFigures,
   type LookupFigures,
 } from './api-blocks.js';
-import { measureCheck, type CheckFigures } from './check-measure.js';
+import { measureCheck, measureClient, type CheckFigures, type ClientFigures } from './check-measure.js';
 import type { CleanupStack } from './cleanup.js';
 import type { Deadline } from './deadline.js';
 import { measureImport } from './import-measure.js';
@@ -28,6 +28,8 @@ export interface SuiteSizes {
   /** Alternating rounds of the ingest measurement. */
   ingestRounds: number;
   importAddresses: number;
+  /** Addresses `filterSendable` of the exported client is given at once. */
+  clientAddresses: number;
 }
 
 export interface SuiteResults {
@@ -37,6 +39,7 @@ export interface SuiteResults {
   quick: boolean;
   lookup: LookupFigures;
   check: CheckFigures;
+  client: ClientFigures;
   list: ListFigures;
   batch_add: { addresses_per_s: number };
   ingest: { events: number; events_per_s: number; baseline_jobs_per_s: number; ratio: number };
@@ -64,6 +67,7 @@ export const FULL_SIZES: SuiteSizes = {
   ingestEvents: 100_000,
   ingestRounds: INGEST_ROUNDS,
   importAddresses: 1_000_000,
+  clientAddresses: 100_000,
 };
 
 export const QUICK_SIZES: SuiteSizes = {
@@ -86,6 +90,7 @@ export const QUICK_SIZES: SuiteSizes = {
   ingestEvents: 20_000,
   ingestRounds: 2,
   importAddresses: 100_000,
+  clientAddresses: 100_000,
 };
 
 export const TARGETS = {
@@ -123,12 +128,14 @@ export async function runSuite(
       `check: 1,000 addresses per request, ${sizes.api.checkConnections} connections, versus the same query on a bare pg pool`,
     );
     const check = await measureCheck(bench, deadline);
+    progress(`client: filterSendable over ${sizes.clientAddresses} addresses`);
+    const client = await measureClient(bench, sizes.clientAddresses, deadline);
     progress('list: first page versus a deep page');
     const list = await measureList(bench, deadline);
     progress(`batch add: ${sizes.api.batchConnections} connections, ${sizes.api.batchS} s`);
     const batchAdd = await measureBatchAdd(bench, deadline);
     const servicePeakRssMb = await bench.service.stop();
-    return { lookup, check, list, batchAdd, servicePeakRssMb };
+    return { lookup, check, client, list, batchAdd, servicePeakRssMb };
   });
 
   progress(`ingest: ${sizes.ingestEvents} events, BullMQ no-op worker versus event worker`);
@@ -170,6 +177,7 @@ export async function runSuite(
     quick: sizes.quick,
     lookup: api.lookup,
     check: api.check,
+    client: api.client,
     list: api.list,
     batch_add: api.batchAdd,
     ingest: {
@@ -189,7 +197,7 @@ export async function runSuite(
 
 /** The run as a markdown table: figure, value, baseline, ratio, target, met. */
 export function summaryRows(results: SuiteResults): (string | number)[][] {
-  const { lookup, check, list, batch_add: batch, ingest, import: imported } = results;
+  const { lookup, check, client, list, batch_add: batch, ingest, import: imported } = results;
   const yes = (met: boolean): string => (met ? 'yes' : 'NO');
   const lookupMet =
     lookup.ratio >= TARGETS.lookupRatio && lookup.p99_ms <= TARGETS.lookupP99Factor * lookup.baseline_p99_ms;
@@ -210,6 +218,7 @@ export function summaryRows(results: SuiteResults): (string | number)[][] {
       `≥ ${TARGETS.checkRatio}`,
       yes(check.ratio >= TARGETS.checkRatio),
     ],
+    ['client filterSendable', `${client.addresses_per_s} addresses/s (${client.addresses} addresses)`, '', '', '', ''],
     [
       'list p50, first vs deep page',
       `deep ${list.deep_page_p50_ms} ms`,

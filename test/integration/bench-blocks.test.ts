@@ -27,6 +27,7 @@ const TINY: SuiteSizes = {
   ingestEvents: 500,
   ingestRounds: 2,
   importAddresses: 2000,
+  clientAddresses: 2500,
 };
 
 describe('bench building blocks', () => {
@@ -39,6 +40,7 @@ describe('bench building blocks', () => {
         [
           'batch_add',
           'check',
+          'client',
           'cpus',
           'import',
           'ingest',
@@ -62,6 +64,7 @@ describe('bench building blocks', () => {
       expect(results.quick).toBe(true);
       expect(results.ingest.events).toBe(500);
       expect(results.import.addresses).toBe(2000);
+      expect(results.client.addresses).toBe(2500);
       const figures = [
         results.lookup.rps,
         results.lookup.baseline_rps,
@@ -71,6 +74,7 @@ describe('bench building blocks', () => {
         results.check.addresses_per_s,
         results.check.baseline_addresses_per_s,
         results.check.ratio,
+        results.client.addresses_per_s,
         results.list.first_page_p50_ms,
         results.list.deep_page_p50_ms,
         results.list.ratio,
