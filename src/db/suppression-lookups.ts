@@ -1,12 +1,12 @@
 import DataLoader from 'dataloader';
 import type { Suppression } from '../domain/suppression.js';
 import type { Queryable } from './database.js';
-import { findSuppressionsByEmails, findSuppressionsByIds } from './suppression-repository.js';
+import { findSuppressionsByEmails, findSuppressionsByIds, type AccountValues } from './suppression-repository.js';
 
 /**
  * Lookups of entries by address or id that concurrent requests share: every lookup asked for in the
- * same turn of the event loop goes to the database in one query per account, a single lookup and a
- * check of a thousand addresses alike. Nothing is cached: each answer is read when it is asked for.
+ * same turn of the event loop, of any account, a single address or a check's thousand, goes to the
+ * database in one query. Nothing is cached: each answer is read when it is asked for.
  */
 export interface SuppressionLookups {
   byEmail(accountId: string, email: string): Promise<Suppression | null>;
@@ -21,46 +21,33 @@ interface Lookup {
   values: readonly string[];
 }
 
-// Past this many values, a batch's query for one account is split: it bounds one statement's array.
-const MAX_VALUES_PER_QUERY = 5000;
+// Pairs per statement: a batch larger than this (several checks at once) is split into several.
+const MAX_PAIRS_PER_QUERY = 5000;
 
-type Find = (db: Queryable, accountId: string, values: readonly string[]) => Promise<Suppression[]>;
+type Find = (db: Queryable, pairs: AccountValues) => Promise<Suppression[]>;
 
-async function findAll(db: Queryable, find: Find, accountId: string, values: readonly string[]) {
-  const found: Suppression[] = [];
-  for (let start = 0; start < values.length; start += MAX_VALUES_PER_QUERY) {
-    found.push(...(await find(db, accountId, values.slice(start, start + MAX_VALUES_PER_QUERY))));
-  }
-  return found;
-}
+const pairKey = (accountId: string, value: string): string => `${accountId}\n${value}`;
 
-function loader(db: Queryable, find: Find, keyOf: (entry: Suppression) => string) {
-  return new DataLoader<Lookup, (Suppression | null)[] | Error, Lookup>(
+function loader(db: Queryable, find: Find, valueOf: (entry: Suppression) => string) {
+  return new DataLoader<Lookup, (Suppression | null)[], Lookup>(
     async (lookups) => {
-      const byAccount = new Map<string, Set<string>>();
+      const wanted = new Map<string, { accountId: string; value: string }>();
       for (const { accountId, values } of lookups) {
-        const wanted = byAccount.get(accountId) ?? new Set<string>();
-        if (wanted.size === 0) byAccount.set(accountId, wanted);
-        for (const value of values) wanted.add(value);
+        for (const value of values) wanted.set(pairKey(accountId, value), { accountId, value });
       }
-      const found = new Map<string, Map<string, Suppression>>();
-      // One account's failed query fails that account's lookups only, each with the error itself.
-      const failed = new Map<string, Error>();
-      await Promise.all(
-        [...byAccount].map(async ([accountId, wanted]) => {
-          try {
-            const entries = await findAll(db, find, accountId, [...wanted]);
-            found.set(accountId, new Map(entries.map((entry) => [keyOf(entry), entry])));
-          } catch (error) {
-            failed.set(accountId, error instanceof Error ? error : new Error(String(error)));
-          }
-        }),
+      const pairs = [...wanted.values()];
+      const found = new Map<string, Suppression>();
+      for (let start = 0; start < pairs.length; start += MAX_PAIRS_PER_QUERY) {
+        const chunk = pairs.slice(start, start + MAX_PAIRS_PER_QUERY);
+        const entries = await find(db, {
+          accountIds: chunk.map((pair) => pair.accountId),
+          values: chunk.map((pair) => pair.value),
+        });
+        for (const entry of entries) found.set(pairKey(entry.accountId, valueOf(entry)), entry);
+      }
+      return lookups.map(({ accountId, values }) =>
+        values.map((value) => found.get(pairKey(accountId, value)) ?? null),
       );
-      return lookups.map(({ accountId, values }) => {
-        const entries = found.get(accountId);
-        if (!entries) return failed.get(accountId) as Error;
-        return values.map((value) => entries.get(value) ?? null);
-      });
     },
     {
       cache: false,
@@ -76,14 +63,9 @@ function loader(db: Queryable, find: Find, keyOf: (entry: Suppression) => string
 export function createSuppressionLookups(db: Queryable): SuppressionLookups {
   const emails = loader(db, findSuppressionsByEmails, (entry) => entry.email);
   const ids = loader(db, findSuppressionsByIds, (entry) => entry.id);
-  const one = async (from: typeof emails, accountId: string, value: string) =>
-    ((await from.load({ accountId, values: [value] })) as (Suppression | null)[])[0] ?? null;
   return {
-    byEmail: (accountId, email) => one(emails, accountId, email),
-    byId: (accountId, id) => one(ids, accountId, id),
-    async byEmails(accountId, values) {
-      if (values.length === 0) return [];
-      return (await emails.load({ accountId, values })) as (Suppression | null)[];
-    },
+    byEmail: async (accountId, email) => (await emails.load({ accountId, values: [email] }))[0] ?? null,
+    byId: async (accountId, id) => (await ids.load({ accountId, values: [id] }))[0] ?? null,
+    byEmails: async (accountId, values) => (values.length === 0 ? [] : emails.load({ accountId, values })),
   };
 }

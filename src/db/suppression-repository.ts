@@ -88,30 +88,42 @@ export async function findSuppressionByEmail(
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
-/** The entries among these addresses (normalised), in no particular order; one round trip. */
-export async function findSuppressionsByEmails(
-  db: Queryable,
-  accountId: string,
-  emails: readonly string[],
-): Promise<Suppression[]> {
+/** Pairs of (account, value) to look up at once: `accountIds[i]` with `values[i]`. */
+export interface AccountValues {
+  accountIds: readonly string[];
+  values: readonly string[];
+}
+
+/**
+ * The entries of these (account, address) pairs, addresses normalised, of any number of accounts, in
+ * no particular order: one round trip, one index probe per pair.
+ */
+export async function findSuppressionsByEmails(db: Queryable, pairs: AccountValues): Promise<Suppression[]> {
   const { rows } = await db.query<SuppressionRow>({
     name: 'suppressions-by-emails',
-    text: `SELECT ${COLUMNS} FROM suppressions WHERE account_id = $1 AND email = ANY($2::text[])`,
-    values: [accountId, emails],
+    // A lateral probe per pair, which LIMIT 1 keeps from being turned into a join: joined, the planner
+    // may hash the whole table; probed, each pair costs one index lookup however large the account.
+    text: `SELECT s.id, s.account_id, s.email, s.origin, s.source_id, s.created_at
+           FROM unnest($1::uuid[], $2::text[]) AS wanted(account_id, email)
+           CROSS JOIN LATERAL (
+             SELECT ${COLUMNS} FROM suppressions
+             WHERE account_id = wanted.account_id AND email = wanted.email LIMIT 1
+           ) s`,
+    values: [pairs.accountIds, pairs.values],
   });
   return rows.map(fromRow);
 }
 
-/** The entries with these ids, in no particular order; one round trip. */
-export async function findSuppressionsByIds(
-  db: Queryable,
-  accountId: string,
-  ids: readonly string[],
-): Promise<Suppression[]> {
+/** The entries of these (account, id) pairs, as `findSuppressionsByEmails` does for addresses. */
+export async function findSuppressionsByIds(db: Queryable, pairs: AccountValues): Promise<Suppression[]> {
   const { rows } = await db.query<SuppressionRow>({
     name: 'suppressions-by-ids',
-    text: `SELECT ${COLUMNS} FROM suppressions WHERE account_id = $1 AND id = ANY($2::uuid[])`,
-    values: [accountId, ids],
+    text: `SELECT s.id, s.account_id, s.email, s.origin, s.source_id, s.created_at
+           FROM unnest($1::uuid[], $2::uuid[]) AS wanted(account_id, id)
+           CROSS JOIN LATERAL (
+             SELECT ${COLUMNS} FROM suppressions WHERE account_id = wanted.account_id AND id = wanted.id LIMIT 1
+           ) s`,
+    values: [pairs.accountIds, pairs.values],
   });
   return rows.map(fromRow);
 }
