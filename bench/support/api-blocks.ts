@@ -14,7 +14,7 @@ import { beforeDeadline, type Deadline } from './deadline.js';
 import { combineLoads, quantile, runLoad, type LoadResult } from './http-load.js';
 import { CpuTally } from './process-cpu.js';
 import { deletePrefix, freshPrefix } from './redis-prefix.js';
-import { seededEmail, seedSuppressions } from './seed.js';
+import { seededEmail, seededRandom, seedSuppressions } from './seed.js';
 import { createRedis } from '../../src/redis.js';
 
 export interface ApiSizes {
@@ -134,11 +134,7 @@ export async function prepareApiBench(
 function lookupPairs(bench: ApiBench, count: number): { key: number; email: string }[] {
   const { accounts, keyedAccounts, lookupRows } = bench.sizes;
   const perAccount = Math.floor(lookupRows / accounts);
-  let state = 12345;
-  const random = (): number => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 4_294_967_296;
-  };
+  const random = seededRandom(12345);
   return Array.from({ length: count }, () => {
     const key = Math.floor(random() * keyedAccounts);
     const row = key + accounts * Math.floor(random() * perAccount);

@@ -8,7 +8,7 @@ import { createSuppressionClient } from '../../src/client/suppression-client.js'
 import type { ApiBench } from './api-blocks.js';
 import { beforeDeadline, type Deadline } from './deadline.js';
 import { combineLoads, runLoad, type LoadResult } from './http-load.js';
-import { seededEmail } from './seed.js';
+import { seededEmail, seededRandom } from './seed.js';
 
 export interface CheckFigures {
   addresses_per_s: number;
@@ -30,11 +30,7 @@ interface CheckSet {
 function checkSets(bench: ApiBench): CheckSet[] {
   const { accounts, keyedAccounts, lookupRows } = bench.sizes;
   const perAccount = Math.floor(lookupRows / accounts);
-  let state = 54321;
-  const random = (): number => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 4_294_967_296;
-  };
+  const random = seededRandom(54321);
   return Array.from({ length: CHECK_SETS }, (_, set) => {
     const key = set % keyedAccounts;
     const suppressed = Math.min(SUPPRESSED_PER_CHECK, perAccount);

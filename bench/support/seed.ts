@@ -5,6 +5,15 @@ import type { Queryable } from '../../src/db/database.js';
 // ordered like the service's), version 7, random bits, variant 10.
 const ID_SQL = `(lpad(to_hex($3::bigint + g), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || '8' || substr(md5(g::text || random()::text), 1, 15))::uuid`;
 
+/** Numbers in [0, 1) from a fixed seed: the same sequence on every run, so every run asks the same. */
+export function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 4_294_967_296;
+  };
+}
+
 /** The address the seed gives row `g` (global row number), so a bench knows which lookups hit. */
 export const seededEmail = (g: number): string => `user${g}@example${g % 97}.com`;
 
