@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { v5 } from 'uuid';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { isUuid } from '../domain/ids.js';
 import type { SuppressionEventInput } from '../events/event-schema.js';
 
@@ -117,6 +117,19 @@ export const requiredOr =
   (problem: string) =>
   (issue: { input: unknown }): string =>
     issue.input === undefined ? 'is required' : problem;
+
+/**
+ * A timestamp field of a payload, read as `isoTimestamp` reads it into the event's `occurred_at`;
+ * `problem` is what the error says when the value is not one.
+ */
+export function timestampField(problem: string) {
+  return z.union([z.string(), z.number()], { error: requiredOr(problem) }).transform((value, context) => {
+    const iso = isoTimestamp(value);
+    if (iso !== null) return iso;
+    context.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  });
+}
 
 /** The payload read through a provider's schema, or an InvalidPayloadError naming the first field at fault. */
 export function parsePayload<Schema extends z.ZodType>(

@@ -5,9 +5,9 @@ import {
   feedSourceId,
   isRecord,
   parseJson,
-  isoTimestamp,
   parsePayload,
   recipientAddress,
+  timestampField,
   type FeedMapper,
 } from './feed-mapping.js';
 
@@ -18,16 +18,7 @@ const text = z.string().min(1, { error: 'must not be empty' });
 // Mailgun leaves out, or sends null for, the delivery details it does not have.
 const optionalText = z.string().nullish();
 
-const timestamp = z
-  .union([z.number(), z.string()], {
-    error: (issue) => (issue.input === undefined ? 'is required' : 'must be Unix seconds'),
-  })
-  .transform((value, context) => {
-    const iso = isoTimestamp(value);
-    if (iso !== null) return iso;
-    context.addIssue({ code: 'custom', message: 'must be Unix seconds' });
-    return z.NEVER;
-  });
+const timestamp = timestampField('must be Unix seconds');
 
 const eventNameSchema = z.object({ 'event-data': z.object({ event: text }) }, { error: 'must be a JSON object' });
 

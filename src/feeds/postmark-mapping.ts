@@ -5,9 +5,9 @@ import {
   feedEventId,
   feedSourceId,
   parseJson,
-  isoTimestamp,
   parsePayload,
   recipientAddress,
+  timestampField,
   type FeedMapper,
   type MappedPayload,
   type MappingContext,
@@ -55,12 +55,7 @@ const BOUNCE_TYPES = new Map<string, Outcome>([
 
 const text = z.string().min(1, { error: 'must not be empty' });
 
-const timestamp = z.string().transform((value, context) => {
-  const iso = isoTimestamp(value);
-  if (iso !== null) return iso;
-  context.addIssue({ code: 'custom', message: 'must be an ISO 8601 timestamp' });
-  return z.NEVER;
-});
+const timestamp = timestampField('must be an ISO 8601 timestamp');
 
 const recordTypeSchema = z.object({ RecordType: text }, { error: 'must be a JSON object' });
 

@@ -4,9 +4,8 @@ import {
   feedEventId,
   feedSourceId,
   parseJson,
-  isoTimestamp,
   parsePayload,
-  requiredOr,
+  timestampField,
   type FeedMapper,
   type MappedPayload,
   type MappingContext,
@@ -25,16 +24,7 @@ const SENDGRID_BOUNCE_TYPES = { bounce: 'permanent', blocked: 'transient' } as c
 >;
 
 /** Unix seconds, as a number or its text, read as the event's `occurred_at`. */
-const unixSeconds = z
-  .union([z.number(), z.string()], { error: requiredOr('must be Unix seconds') })
-  .transform((value, context) => {
-    const iso = isoTimestamp(value);
-    if (iso === null) {
-      context.addIssue({ code: 'custom', message: 'must be Unix seconds' });
-      return z.NEVER;
-    }
-    return iso;
-  });
+const unixSeconds = timestampField('must be Unix seconds');
 
 // Every event names its kind; only the kinds that become events need more.
 const kindSchema = z.object({ event: z.string() });

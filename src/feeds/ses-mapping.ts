@@ -4,9 +4,9 @@ import {
   feedEventId,
   feedSourceId,
   InvalidPayloadError,
-  isoTimestamp,
   parsePayload,
   requiredOr,
+  timestampField,
   recipientAddress,
   type FeedMapper,
   type MappingContext,
@@ -20,15 +20,7 @@ const SES_BOUNCE_TYPES = {
   Undetermined: 'undetermined',
 } as const satisfies Record<string, BounceType>;
 
-/** An ISO 8601 timestamp, read as the event's `occurred_at`. */
-const timestamp = z.string().transform((value, context) => {
-  const iso = isoTimestamp(value);
-  if (iso === null) {
-    context.addIssue({ code: 'custom', message: 'must be an ISO 8601 timestamp' });
-    return z.NEVER;
-  }
-  return iso;
-});
+const timestamp = timestampField('must be an ISO 8601 timestamp');
 
 // Identity notifications name their kind `notificationType`; configuration-set event publishing, `eventType`.
 const kindSchema = z
