@@ -9,6 +9,7 @@ import {
   isoTimestamp,
   parsePayload,
   recipientAddress,
+  requiredOr,
   type FeedMapper,
 } from './feed-mapping.js';
 
@@ -22,7 +23,11 @@ const emailEventSchema = z.object({
   created_at: z.string().nullish(),
   data: z.object({
     email_id: text,
-    to: z.array(text).min(1, { error: 'must name at least one recipient' }),
+    // A list, as Resend sends it; a single address is taken as a list of one.
+    to: z.union(
+      [text.transform((address) => [address]), z.array(text).min(1, { error: 'must name at least one recipient' })],
+      { error: requiredOr('must be a list of addresses') },
+    ),
     created_at: z.string().nullish(),
     // What the sender tagged the email with: `{name: value}`, or a list of `{name, value}`.
     tags: z.unknown(),

@@ -87,6 +87,11 @@ describe('Resend bounces and complaints', () => {
     expect(mapped(body).events).toHaveLength(1);
   });
 
+  it('when `to` is a single address rather than a list, then it is that one recipient', () => {
+    const [event] = mapped(changed('bounced-permanent.json', { to: 'delivered@resend.dev' })).events;
+    expect(event?.email).toBe('delivered@resend.dev');
+  });
+
   it('when a recipient is written with a name, then the event is for the bare address', () => {
     const [event] = mapped(changed('bounced-permanent.json', { to: ['Delivered <delivered@resend.dev>'] })).events;
     expect(event?.email).toBe('delivered@resend.dev');
