@@ -66,15 +66,6 @@ export async function listSuppressions(db: Queryable, query: ListQuery): Promise
   return { entries, hasMore };
 }
 
-export async function findSuppressionById(db: Queryable, accountId: string, id: string): Promise<Suppression | null> {
-  const { rows } = await db.query<SuppressionRow>({
-    name: 'suppression-by-id',
-    text: `SELECT ${COLUMNS} FROM suppressions WHERE account_id = $1 AND id = $2`,
-    values: [accountId, id],
-  });
-  return rows[0] ? fromRow(rows[0]) : null;
-}
-
 export async function findSuppressionByEmail(
   db: Queryable,
   accountId: string,
@@ -95,37 +86,38 @@ export interface AccountValues {
 }
 
 /**
- * The entries of these (account, address) pairs, addresses normalised, of any number of accounts, in
- * no particular order: one round trip, one index probe per pair.
+ * The entries of these (account, `column`) pairs, of any number of accounts, in no particular order:
+ * one round trip. A lateral probe per pair, which LIMIT 1 keeps from being turned into a join: joined,
+ * the planner may hash the whole table; probed, each pair costs one index lookup however large the
+ * account.
  */
-export async function findSuppressionsByEmails(db: Queryable, pairs: AccountValues): Promise<Suppression[]> {
+async function findByPairs(
+  db: Queryable,
+  name: string,
+  column: 'email' | 'id',
+  pairs: AccountValues,
+): Promise<Suppression[]> {
   const { rows } = await db.query<SuppressionRow>({
-    name: 'suppressions-by-emails',
-    // A lateral probe per pair, which LIMIT 1 keeps from being turned into a join: joined, the planner
-    // may hash the whole table; probed, each pair costs one index lookup however large the account.
+    name,
     text: `SELECT s.id, s.account_id, s.email, s.origin, s.source_id, s.created_at
-           FROM unnest($1::uuid[], $2::text[]) AS wanted(account_id, email)
+           FROM unnest($1::uuid[], $2::${column === 'id' ? 'uuid' : 'text'}[]) AS wanted(account_id, value)
            CROSS JOIN LATERAL (
              SELECT ${COLUMNS} FROM suppressions
-             WHERE account_id = wanted.account_id AND email = wanted.email LIMIT 1
+             WHERE account_id = wanted.account_id AND ${column} = wanted.value LIMIT 1
            ) s`,
     values: [pairs.accountIds, pairs.values],
   });
   return rows.map(fromRow);
 }
 
-/** The entries of these (account, id) pairs, as `findSuppressionsByEmails` does for addresses. */
-export async function findSuppressionsByIds(db: Queryable, pairs: AccountValues): Promise<Suppression[]> {
-  const { rows } = await db.query<SuppressionRow>({
-    name: 'suppressions-by-ids',
-    text: `SELECT s.id, s.account_id, s.email, s.origin, s.source_id, s.created_at
-           FROM unnest($1::uuid[], $2::uuid[]) AS wanted(account_id, id)
-           CROSS JOIN LATERAL (
-             SELECT ${COLUMNS} FROM suppressions WHERE account_id = wanted.account_id AND id = wanted.id LIMIT 1
-           ) s`,
-    values: [pairs.accountIds, pairs.values],
-  });
-  return rows.map(fromRow);
+/** The entries of these (account, normalised address) pairs; see `findByPairs`. */
+export function findSuppressionsByEmails(db: Queryable, pairs: AccountValues): Promise<Suppression[]> {
+  return findByPairs(db, 'suppressions-by-emails', 'email', pairs);
+}
+
+/** The entries of these (account, id) pairs; see `findByPairs`. */
+export function findSuppressionsByIds(db: Queryable, pairs: AccountValues): Promise<Suppression[]> {
+  return findByPairs(db, 'suppressions-by-ids', 'id', pairs);
 }
 
 export interface NewSuppression {
