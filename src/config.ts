@@ -52,6 +52,16 @@ const configSchema = z.object({
         .filter((host) => host.length > 0),
     )
     .default([]),
+  /**
+   * Lets webhook endpoints be http:// and resolve to private, loopback or link-local addresses:
+   * for development and tests only, since it lets API callers make the service call its own network.
+   */
+  WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((value) => value === 'true')
+    .default(false),
+  /** Webhook deliveries in flight per worker process. */
+  WEBHOOK_DELIVERY_CONCURRENCY: positiveInt.default(50),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

@@ -1,0 +1,155 @@
+import { newId } from '../domain/ids.js';
+import {
+  newSigningSecret,
+  type Webhook,
+  type WebhookEventType,
+  type WebhookStatus,
+} from '../webhooks/webhook.js';
+import type { Queryable } from './database.js';
+
+interface WebhookRow {
+  id: string;
+  account_id: string;
+  endpoint: string;
+  events: WebhookEventType[];
+  status: WebhookStatus;
+  signing_secret: string;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, account_id, endpoint, events, status, signing_secret, created_at';
+
+function fromRow(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    endpoint: row.endpoint,
+    events: row.events,
+    status: row.status,
+    signingSecret: row.signing_secret,
+    createdAt: row.created_at,
+  };
+}
+
+export interface NewWebhook {
+  accountId: string;
+  endpoint: string;
+  events: readonly WebhookEventType[];
+}
+
+export async function createWebhook(db: Queryable, webhook: NewWebhook): Promise<Webhook> {
+  const { rows } = await db.query<WebhookRow>({
+    text: `INSERT INTO webhooks (id, account_id, endpoint, events, signing_secret) VALUES ($1, $2, $3, $4, $5)
+           RETURNING ${COLUMNS}`,
+    values: [newId(), webhook.accountId, webhook.endpoint, [...new Set(webhook.events)], newSigningSecret()],
+  });
+  return fromRow(rows[0] as WebhookRow);
+}
+
+/** The account's webhook with this id (lower-case UUID), or null. */
+export async function findWebhook(db: Queryable, accountId: string, id: string): Promise<Webhook | null> {
+  const { rows } = await db.query<WebhookRow>({
+    name: 'find-webhook',
+    text: `SELECT ${COLUMNS} FROM webhooks WHERE account_id = $1 AND id = $2`,
+    values: [accountId, id],
+  });
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+export interface WebhookPageQuery {
+  accountId: string;
+  limit: number;
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+/** Keyset pages of an account's webhooks, newest first, as the suppressions list pages. */
+export async function listWebhooks(
+  db: Queryable,
+  query: WebhookPageQuery,
+): Promise<{ webhooks: Webhook[]; hasMore: boolean }> {
+  const values: unknown[] = [query.accountId];
+  let condition = '';
+  let direction = 'DESC';
+  if (query.after !== undefined) {
+    values.push(query.after);
+    condition = 'AND id < $2';
+  } else if (query.before !== undefined) {
+    values.push(query.before);
+    condition = 'AND id > $2';
+    direction = 'ASC';
+  }
+  values.push(query.limit + 1);
+  const { rows } = await db.query<WebhookRow>({
+    text: `SELECT ${COLUMNS} FROM webhooks WHERE account_id = $1 ${condition}
+           ORDER BY id ${direction} LIMIT $${values.length}`,
+    values,
+  });
+  const webhooks = rows.slice(0, query.limit).map(fromRow);
+  if (direction === 'ASC') webhooks.reverse();
+  return { webhooks, hasMore: rows.length > query.limit };
+}
+
+export interface WebhookChanges {
+  endpoint?: string | undefined;
+  events?: readonly WebhookEventType[] | undefined;
+  status?: WebhookStatus | undefined;
+}
+
+/** Applies the given fields; null when the account has no such webhook. */
+export async function updateWebhook(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  changes: WebhookChanges,
+): Promise<Webhook | null> {
+  const { rows } = await db.query<WebhookRow>({
+    text: `UPDATE webhooks SET endpoint = COALESCE($3, endpoint), events = COALESCE($4, events),
+                               status = COALESCE($5, status)
+           WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    values: [
+      accountId,
+      id,
+      changes.endpoint ?? null,
+      changes.events ? [...new Set(changes.events)] : null,
+      changes.status ?? null,
+    ],
+  });
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+/** Removes the webhook and its event log; its deliveries still due are dropped. False when there was none. */
+export async function removeWebhook(db: Queryable, accountId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query({
+    text: 'DELETE FROM webhooks WHERE account_id = $1 AND id = $2',
+    values: [accountId, id],
+  });
+  return (rowCount ?? 0) > 0;
+}
+
+/** Issues a new secret; the one it replaces goes on signing, next to it, for a day. */
+export async function rotateSigningSecret(db: Queryable, accountId: string, id: string): Promise<Webhook | null> {
+  const { rows } = await db.query<WebhookRow>({
+    text: `UPDATE webhooks SET previous_signing_secret = signing_secret, signing_secret = $3, secret_rotated_at = now()
+           WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    values: [accountId, id, newSigningSecret()],
+  });
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+export interface ListedWebhook extends Webhook {
+  accountName: string;
+}
+
+/** Every webhook, or an account's, oldest first: for operators. */
+export async function listAllWebhooks(db: Queryable, accountId?: string): Promise<ListedWebhook[]> {
+  const { rows } = await db.query<WebhookRow & { account_name: string }>({
+    text: `SELECT w.id, w.account_id, w.endpoint, w.events, w.status, w.signing_secret, w.created_at,
+                  a.name AS account_name
+           FROM webhooks w JOIN accounts a ON a.id = w.account_id
+           WHERE $1::uuid IS NULL OR w.account_id = $1
+           ORDER BY w.id`,
+    values: [accountId ?? null],
+  });
+  return rows.map((row) => ({ ...fromRow(row), accountName: row.account_name }));
+}
