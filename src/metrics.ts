@@ -1,6 +1,8 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Queryable } from './db/database.js';
+import { oldestUndeliveredChangeAge } from './db/webhook-delivery-repository.js';
 
 /** The job states reported as queue depth. */
 export const QUEUE_STATES = [
@@ -42,6 +44,10 @@ export interface Metrics {
   readonly feedEvents: Counter<'provider' | 'kind'>;
   /** `feed_verification_failures_total{provider,reason}`: feed requests refused as not the provider's. */
   readonly feedVerificationFailures: Counter<'provider' | 'reason'>;
+  /** `webhook_deliveries_total{outcome}`: webhook delivery attempts by outcome (see attempt-delivery.ts). */
+  readonly webhookDeliveries: Counter<'outcome'>;
+  /** Reports `webhook_oldest_undelivered_change_seconds`, read from this database at each scrape. */
+  trackWebhookBacklog(db: Queryable): void;
   /** Reports this pool in `db_pool_connections_*` / `db_pool_waiting_requests`. */
   trackPool(pool: pg.Pool): void;
   /** Reports this queue's job counts in `bullmq_queue_jobs{queue,state}`. */
@@ -63,6 +69,7 @@ export function createMetrics(): Metrics {
   const pools = new Set<pg.Pool>();
   const queues = new Set<Queue>();
   let processMetrics = false;
+  let backlogDatabase: Queryable | undefined;
 
   const sumPools = (read: (pool: pg.Pool) => number): number => [...pools].reduce((sum, pool) => sum + read(pool), 0);
   new Gauge({
@@ -159,6 +166,28 @@ export function createMetrics(): Metrics {
       labelNames: ['provider', 'reason'] as const,
       registers: [registry],
     }),
+    webhookDeliveries: new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Webhook delivery jobs by outcome: delivered, retry (failed, to be tried again), failed (for the last time), skipped (webhook disabled), stale (already made).',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    trackWebhookBacklog(db) {
+      if (backlogDatabase) return;
+      backlogDatabase = db;
+      new Gauge({
+        name: 'webhook_oldest_undelivered_change_seconds',
+        help: 'Age of the oldest suppression change not yet delivered to every webhook it is for (nor given up); 0 when none.',
+        registers: [registry],
+        async collect() {
+          try {
+            this.set(await withTimeout(oldestUndeliveredChangeAge(db), QUEUE_COUNT_TIMEOUT_MS));
+          } catch {
+            // Readiness reports the database; the metric simply has no fresh sample this time.
+          }
+        },
+      });
+    },
     trackPool(pool) {
       pools.add(pool);
     },

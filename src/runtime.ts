@@ -34,6 +34,7 @@ export async function openRuntime(applicationName: string, options: RuntimeOptio
   });
   const metrics = createMetrics();
   metrics.trackPool(db.pool);
+  metrics.trackWebhookBacklog(db);
   return { config, logger, db, metrics };
 }
 

@@ -2,6 +2,7 @@ import { createRedis } from '../src/redis.js';
 import type { Runtime } from '../src/runtime.js';
 import { startBatchWorker } from './batch-worker.js';
 import { startEventWorker } from './event-worker.js';
+import { startWebhookWorker } from './webhook-worker.js';
 
 export interface RunningWorkers {
   close(): Promise<void>;
@@ -19,14 +20,27 @@ export async function startWorkers({ config, logger, db, metrics }: Runtime): Pr
     metrics,
   });
   const batches = startBatchWorker({ db, logger, connection, prefix: config.QUEUE_PREFIX, metrics });
-  await Promise.all([events.worker.waitUntilReady(), batches.worker.waitUntilReady()]);
+  const webhooks = startWebhookWorker({
+    db,
+    logger,
+    connection,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+    allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
+    metrics,
+  });
+  await Promise.all([
+    events.worker.waitUntilReady(),
+    batches.worker.waitUntilReady(),
+    webhooks.worker.waitUntilReady(),
+  ]);
   logger.info(
     { concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX },
-    'event and batch workers running',
+    'event, batch and webhook workers running',
   );
   return {
     async close() {
-      await Promise.all([events.close(), batches.close()]);
+      await Promise.all([events.close(), batches.close(), webhooks.close()]);
       await connection.quit();
     },
   };

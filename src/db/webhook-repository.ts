@@ -1,10 +1,5 @@
 import { newId } from '../domain/ids.js';
-import {
-  newSigningSecret,
-  type Webhook,
-  type WebhookEventType,
-  type WebhookStatus,
-} from '../webhooks/webhook.js';
+import { newSigningSecret, type Webhook, type WebhookEventType, type WebhookStatus } from '../webhooks/webhook.js';
 import type { Queryable } from './database.js';
 
 interface WebhookRow {

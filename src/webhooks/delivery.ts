@@ -16,11 +16,7 @@ export interface DueDelivery {
  * The body every attempt of a delivery sends, the shape of the SDK's `SuppressionAddedEvent` and
  * `SuppressionRemovedEvent`; `data` is the entry as it was added, or as it was before it was removed.
  */
-export function changePayload(
-  type: WebhookEventType,
-  changedAt: Date,
-  entry: Suppression,
-): string {
+export function changePayload(type: WebhookEventType, changedAt: Date, entry: Suppression): string {
   return JSON.stringify({ type, created_at: changedAt.toISOString(), data: toResource(entry) });
 }
 
@@ -29,7 +25,15 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /** Waits between attempts, as Svix retries: 8 attempts over about 27 hours, then the delivery fails. */
-export const RETRY_DELAYS_MS: readonly number[] = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+export const RETRY_DELAYS_MS: readonly number[] = [
+  5 * SECOND,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+];
 
 /** What becomes of a delivery after an attempt of its round number `roundAttempt` (0-based) that did not succeed. */
 export function afterFailure(

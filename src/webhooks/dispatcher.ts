@@ -1,0 +1,91 @@
+import type { Database } from '../db/database.js';
+import { deleteFinishedDeliveries, dispatchChanges, findOverdueDeliveries } from '../db/webhook-delivery-repository.js';
+import type { Logger } from '../logger.js';
+import type { DueDelivery } from './delivery.js';
+
+export interface DispatcherOptions {
+  db: Database;
+  logger: Logger;
+  /** Queues deliveries to be attempted now. */
+  queue: (due: readonly DueDelivery[]) => Promise<void>;
+  /** How often an empty outbox is looked at again. */
+  pollMs?: number;
+  /** Outbox rows turned into deliveries per transaction. */
+  batchSize?: number;
+  /** How often deliveries overdue by more than `overdueGraceMs` are queued again. */
+  sweepEveryMs?: number;
+  overdueGraceMs?: number;
+  /** How long delivered and failed deliveries stay in the event log. */
+  retentionDays?: number;
+}
+
+export interface Dispatcher {
+  /** Runs one sweep now: overdue deliveries queued again, old finished ones deleted. */
+  sweep(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Moves changes from the outbox to the delivery queue, and sweeps: a delivery whose job was lost
+ * (the process died between its commit and its queueing, or Redis lost the job) is overdue in the
+ * database and is queued again. Every worker process runs one; they share the work through the
+ * database's row locks and the queue's job ids.
+ */
+export function startDispatcher(options: DispatcherOptions): Dispatcher {
+  const { db, logger } = options;
+  const pollMs = options.pollMs ?? 200;
+  const batchSize = options.batchSize ?? 500;
+  const sweepEveryMs = options.sweepEveryMs ?? 30_000;
+  const overdueGraceMs = options.overdueGraceMs ?? 60_000;
+  const retentionMs = (options.retentionDays ?? 30) * DAY_MS;
+  let closed = false;
+  let wake: (() => void) | undefined;
+  const pause = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  async function dispatchLoop(): Promise<void> {
+    while (!closed) {
+      try {
+        const due = await dispatchChanges(db, batchSize);
+        if (due.length > 0) await options.queue(due);
+        if (due.length < batchSize) await pause(pollMs);
+      } catch (error) {
+        logger.warn({ err: error }, 'webhook dispatch failed; retrying');
+        await pause(Math.max(pollMs, 1000));
+      }
+    }
+  }
+
+  async function sweep(): Promise<void> {
+    const overdue = await findOverdueDeliveries(db, overdueGraceMs, 1000);
+    if (overdue.length > 0) {
+      logger.info({ deliveries: overdue.length }, 'queueing overdue webhook deliveries again');
+      await options.queue(overdue);
+    }
+    await deleteFinishedDeliveries(db, new Date(Date.now() - retentionMs), 1000);
+  }
+
+  const sweeping = setInterval(() => {
+    sweep().catch((error: unknown) => logger.warn({ err: error }, 'webhook sweep failed'));
+  }, sweepEveryMs);
+  sweeping.unref();
+  const running = dispatchLoop();
+
+  return {
+    sweep,
+    async close() {
+      closed = true;
+      clearInterval(sweeping);
+      wake?.();
+      await running;
+    },
+  };
+}
