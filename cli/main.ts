@@ -8,6 +8,7 @@ import { feedsCommand } from './commands/feeds.js';
 import { keysCommand } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
 import { startCommand } from './commands/start.js';
+import { webhooksCommand } from './commands/webhooks.js';
 
 const program = new Command('suppression-list')
   .description('Suppression list service: run it, and manage its keys and data')
@@ -15,6 +16,7 @@ const program = new Command('suppression-list')
   .addCommand(migrateCommand())
   .addCommand(keysCommand())
   .addCommand(feedsCommand())
+  .addCommand(webhooksCommand())
   .addCommand(eventsCommand())
   .addCommand(importCommand())
   .addCommand(removeCommand())
