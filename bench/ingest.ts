@@ -4,7 +4,11 @@
  * ratio says how much of the queue's capacity the service keeps.
  *
  *   npm run bench:ingest -- [--events N] [--concurrency N] [--batch-size N] [--batch-delay-ms N] [--batches-in-flight N]
- *                           [--pool-size N] [--timeout-s N]
+ *                           [--pool-size N] [--timeout-s N] [--rounds N] [--webhooks 0|1]
+ *
+ * `--webhooks 1` gives every account a webhook for both change events, pointed at a receiver on
+ * loopback, and runs the webhook worker beside the event worker; deliveries are waited for after each
+ * service round, outside its timing, and counted.
  *
  * Each option may also come from the environment (BENCH_EVENTS, BENCH_CONCURRENCY, BENCH_BATCH_SIZE,
  * BENCH_BATCH_DELAY_MS, BENCH_POOL_SIZE, BENCH_TIMEOUT_S). PostgreSQL and Redis are DATABASE_URL
@@ -36,6 +40,7 @@ function readSettings(config: Config): Settings {
     poolSize: { flag: 'pool-size', env: 'BENCH_POOL_SIZE', min: 1 },
     timeoutS: { flag: 'timeout-s', env: 'BENCH_TIMEOUT_S', min: 1 },
     rounds: { flag: 'rounds', env: 'BENCH_ROUNDS', min: 1 },
+    webhooks: { flag: 'webhooks', env: 'BENCH_WEBHOOKS', min: 0 },
   });
   return {
     events: options.events ?? 100_000,
@@ -47,6 +52,7 @@ function readSettings(config: Config): Settings {
     poolSize: options.poolSize ?? config.DATABASE_POOL_SIZE,
     timeoutS: options.timeoutS ?? 300,
     rounds: options.rounds ?? INGEST_ROUNDS,
+    webhooks: (options.webhooks ?? 0) > 0,
   };
 }
 
@@ -77,7 +83,7 @@ async function run(
   const batch =
     `batch size ${settings.batchSize ?? 'worker default'}, batch delay ${delay}, ` +
     `batches in flight ${settings.batchesInFlight ?? 'worker default'}`;
-  const { expected, baseline, service, ratio, problems, warnings } = await measureIngest(
+  const { expected, baseline, service, ratio, problems, warnings, webhooks } = await measureIngest(
     config,
     settings,
     logger,
@@ -88,6 +94,7 @@ async function run(
         `bench:ingest: ${settings.events} events over ${ACCOUNTS} accounts (${info.expected.suppressing} suppressing, ` +
           `${info.expected.suppressions} distinct pairs) in ${settings.rounds} alternating rounds of each; ` +
           `concurrency ${settings.concurrency}, ${batch}, pool ${settings.poolSize}; ` +
+          (settings.webhooks ? `a webhook per account, delivering beside the ingest; ` : '') +
           `database ${info.databaseName}; ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
       ),
   );
@@ -102,6 +109,12 @@ async function run(
   console.log(
     `ratio service/baseline: ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`,
   );
+  if (webhooks) {
+    console.log(
+      `webhooks: ${webhooks.delivered} of ${webhooks.expected} changes delivered to ${webhooks.webhooks} webhooks ` +
+        `(${webhooks.requests} requests); ${seconds(webhooks.drainMs)} s of delivery left after the rounds' ingest`,
+    );
+  }
   console.log(problems.length === 0 ? 'verification: ok' : `verification FAILED:\n  ${problems.join('\n  ')}`);
   for (const warning of warnings) console.log(`warning: ${warning}`);
 
@@ -127,6 +140,7 @@ async function run(
     service: { enqueueMs: service.enqueueMs, ...service.run },
     ratio,
     targetRatio: TARGET_RATIO,
+    webhooks: webhooks ?? null,
     verified: problems.length === 0,
     problems,
     warnings,

@@ -21,6 +21,7 @@ import { beforeDeadline, type Deadline } from './deadline.js';
 import { expectedOutcome, generateEvents, type ExpectedOutcome } from './event-fixtures.js';
 import { deletePrefix, freshPrefix } from './redis-prefix.js';
 import { verifyIngest } from './verify-ingest.js';
+import { startWebhookLoad, type WebhookFigures } from './webhook-load.js';
 
 export const INGEST_ACCOUNTS = 1000;
 /** Alternating rounds of each kind in a measurement (see `Settings.rounds`). */
@@ -41,6 +42,11 @@ export interface Settings {
    * service, service then baseline, ...), so both see the same drift in a shared machine's load.
    */
   rounds: number;
+  /**
+   * One webhook per account, both change events, to a receiver on loopback, with the webhook worker
+   * running beside the event worker: what delivery costs the ingest.
+   */
+  webhooks: boolean;
 }
 
 export interface Phase {
@@ -202,6 +208,8 @@ export interface IngestMeasurement {
   ratio: number;
   problems: string[];
   warnings: string[];
+  /** With `settings.webhooks`: what the receiver got once every change was delivered. */
+  webhooks?: WebhookFigures;
 }
 
 /** Both phases on a fresh database (dropped by `cleanup`), then the database checked against the events. */
@@ -222,11 +230,15 @@ export async function measureIngest(
   const events = generateEvents(accountIds, settings.events);
   const expected = expectedOutcome(events);
   onReady({ databaseName: bench.name, expected });
+  const webhookLoad = settings.webhooks
+    ? await beforeDeadline(deadline, startWebhookLoad(config, db, logger, accountIds, cleanup))
+    : undefined;
 
   const rounds = Math.max(1, Math.min(settings.rounds, events.length));
   const sliceSize = Math.ceil(events.length / rounds);
   const baselineRounds: Phase[] = [];
   const serviceRounds: Phase[] = [];
+  const webhookRounds: WebhookFigures[] = [];
   for (let round = 0; round < rounds; round += 1) {
     const slice = events.slice(round * sliceSize, (round + 1) * sliceSize);
     const measureBaselineRound = async () =>
@@ -235,19 +247,40 @@ export async function measureIngest(
           measureBaseline(config, settings, slice, deadline, phaseCleanup),
         ),
       );
-    const measureServiceRound = async () =>
+    const measureServiceRound = async () => {
       serviceRounds.push(
         await inPhase('service', logger, (phaseCleanup) =>
           measureService(config, settings, db, logger, slice, deadline, phaseCleanup),
         ),
       );
+      // Deliveries finish before the next round, so none of them run while the baseline is measured.
+      if (webhookLoad) {
+        const delivered = expectedOutcome(events.slice(0, (round + 1) * sliceSize)).suppressions;
+        webhookRounds.push(await webhookLoad.drain(delivered, deadline));
+      }
+    };
     const order =
       round % 2 === 0 ? [measureBaselineRound, measureServiceRound] : [measureServiceRound, measureBaselineRound];
     for (const measure of order) await measure();
   }
   const baseline = combinePhases(baselineRounds);
   const service = combinePhases(serviceRounds);
+  const last = webhookRounds[webhookRounds.length - 1];
+  const webhooks = last && { ...last, drainMs: webhookRounds.reduce((sum, figures) => sum + figures.drainMs, 0) };
   const { problems, warnings } = await beforeDeadline(deadline, verifyIngest(db, expected));
+  // Every new entry is announced once: as many distinct deliveries as entries.
+  if (webhooks && webhooks.delivered !== webhooks.expected) {
+    problems.push(`webhook deliveries: ${webhooks.delivered}, expected ${webhooks.expected}`);
+  }
   const ratio = service.run.jobsPerSecond / baseline.run.jobsPerSecond;
-  return { databaseName: bench.name, expected, baseline, service, ratio, problems, warnings };
+  return {
+    databaseName: bench.name,
+    expected,
+    baseline,
+    service,
+    ratio,
+    problems,
+    warnings,
+    ...(webhooks ? { webhooks } : {}),
+  };
 }

@@ -151,6 +151,7 @@ export async function runSuite(
         poolSize: config.DATABASE_POOL_SIZE,
         timeoutS: 0,
         rounds: sizes.ingestRounds,
+        webhooks: false,
       },
       logger,
       deadline,
