@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
 import type { SuppressionEventInput } from '../src/events/event-schema.js';
+import type { DueDelivery } from '../src/webhooks/delivery.js';
 import { createFeedReceiver } from '../src/feeds/receive-feed.js';
 import { redisReplayGuard } from '../src/feeds/replay-guard.js';
 import { createSnsClient } from '../src/feeds/sns-certificates.js';
@@ -21,6 +22,7 @@ import { docsRouter } from './routes/docs.js';
 import { opsRouter } from './routes/ops.js';
 import { FEEDS_PATH, feedsRouter } from './routes/feeds.js';
 import { isSendingRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './routes/suppressions.js';
+import { WEBHOOKS_PATH, webhooksRouter } from './routes/webhooks.js';
 
 export interface AppOptions {
   db: Database;
@@ -47,7 +49,7 @@ export interface AppOptions {
   bodyLimit?: string;
   /** Prometheus metrics served at /metrics; a registry of the app's own when absent. */
   metrics?: Metrics;
-  /** The events and batches queues: depth in /metrics, and the dashboard at /admin/queues. */
+  /** The events, batches and webhook-deliveries queues: depth in /metrics, and the dashboard at /admin/queues. */
   queues?: readonly Queue[];
   /** When set, /metrics requires `Authorization: Bearer <metricsToken>`. */
   metricsToken?: string | undefined;
@@ -55,6 +57,8 @@ export interface AppOptions {
   adminToken?: string | undefined;
   /** Provider feeds at `POST /feeds/{feed_id}`. */
   feeds?: FeedsOptions;
+  /** Change-event webhooks at /webhooks. */
+  webhooks?: WebhooksOptions;
 }
 
 export interface FeedsOptions {
@@ -64,6 +68,13 @@ export interface FeedsOptions {
   emailIdTag?: string;
   /** `host:port`s trusted as SNS hosts besides SNS's own; plain HTTP only on loopback. */
   snsExtraCertHosts?: readonly string[];
+}
+
+export interface WebhooksOptions {
+  /** Endpoints may be http:// and private addresses (WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS; development and tests). */
+  allowPrivateEndpoints?: boolean;
+  /** Queues replayed deliveries at once; without it (or when it fails) the worker's sweeper queues them within about a minute. */
+  queue?: (due: readonly DueDelivery[]) => Promise<void>;
 }
 
 export function createApp(options: AppOptions): Express {
@@ -81,22 +92,42 @@ export function createApp(options: AppOptions): Express {
   app.use(requestLogging(options.logger), httpMetrics(metrics), apiSecurityHeaders());
 
   // The API first: its requests, by far the most, then pass no other router's routes.
+  const authentication = {
+    db: options.db,
+    logger: options.logger,
+    cacheTtlMs: options.authCacheTtlMs ?? 5000,
+    failureLimit,
+  };
   app.use(
     SUPPRESSIONS_PATH,
     suppressionsRouter(options.db, [
       noStore,
-      authenticate({
-        db: options.db,
-        logger: options.logger,
-        cacheTtlMs: options.authCacheTtlMs ?? 5000,
-        failureLimit,
-        sendingAccess: isSendingRequest,
-      }),
+      authenticate({ ...authentication, sendingAccess: isSendingRequest }),
       ...rateLimited,
       // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:
       // application/json` on bodiless GET and DELETE too; those skip the parser.
-      onlyForPost([express.json({ limit: bodyLimit, strict: true }), ...idempotent]),
+      onlyFor(['POST'], [express.json({ limit: bodyLimit, strict: true }), ...idempotent]),
     ]),
+  );
+
+  // Every webhook request needs a `full_access` key. PATCH carries a body too; idempotency keys
+  // stay POST-only (the middleware passes other methods through).
+  app.use(
+    WEBHOOKS_PATH,
+    webhooksRouter(
+      {
+        db: options.db,
+        logger: options.logger,
+        allowPrivateEndpoints: options.webhooks?.allowPrivateEndpoints ?? false,
+        queue: options.webhooks?.queue,
+      },
+      [
+        noStore,
+        authenticate(authentication),
+        ...rateLimited,
+        onlyFor(['POST', 'PATCH'], [express.json({ limit: bodyLimit, strict: true }), ...idempotent]),
+      ],
+    ),
   );
 
   app.use(
@@ -142,10 +173,10 @@ export function createApp(options: AppOptions): Express {
   return app;
 }
 
-function onlyForPost(handlers: readonly RequestHandler[]): RequestHandler {
-  const forPost = Router();
-  forPost.use(...handlers);
-  return (req, res, next) => (req.method === 'POST' ? forPost(req, res, next) : next());
+function onlyFor(methods: readonly string[], handlers: readonly RequestHandler[]): RequestHandler {
+  const forMethods = Router();
+  forMethods.use(...handlers);
+  return (req, res, next) => (methods.includes(req.method) ? forMethods(req, res, next) : next());
 }
 
 interface RedisGuards {

@@ -3,6 +3,7 @@ import { hasUsableApiKey } from '../src/db/api-key-repository.js';
 import { createEventProducer } from '../src/events/event-producer.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE } from '../src/queues.js';
 import { createRedis } from '../src/redis.js';
+import { createDeliveryQueue, queueDeliveries } from '../src/webhooks/delivery-queue.js';
 import type { Runtime } from '../src/runtime.js';
 import { createApp } from './app.js';
 import { listen, type RunningServer } from './server.js';
@@ -12,10 +13,14 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
   // Rate limiting and idempotency keys: a fail-fast client, so an outage answers at once.
   const redis = createRedis(config.REDIS_URL, 'request');
   redis.on('error', (error: unknown) => logger.warn({ err: error }, 'Redis (requests) connection error'));
-  // Queue depth in /metrics and the dashboard read both queues over the same fail-fast client.
-  const queues = [EVENTS_QUEUE, BATCHES_QUEUE].map(
-    (name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX }),
-  );
+  // Replayed webhook deliveries are queued over the fail-fast client too: when Redis is down the
+  // replay still answers, and the worker's sweeper queues it.
+  const deliveryQueue = createDeliveryQueue(redis, config.QUEUE_PREFIX);
+  // Queue depth in /metrics and the dashboard read every queue over the same fail-fast client.
+  const queues: Queue[] = [
+    ...[EVENTS_QUEUE, BATCHES_QUEUE].map((name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX })),
+    deliveryQueue,
+  ];
   for (const queue of queues)
     queue.on('error', (error) => logger.debug({ err: error, queue: queue.name }, 'queue client error'));
   // Feed events go through the producer every upstream uses, on the same fail-fast client: an
@@ -38,6 +43,10 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
         publish: (events) => producer.publishMany(events),
         emailIdTag: config.FEEDS_EMAIL_ID_TAG,
         snsExtraCertHosts: config.FEEDS_SNS_EXTRA_CERT_HOSTS,
+      },
+      webhooks: {
+        allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
+        queue: (due) => queueDeliveries(deliveryQueue, due),
       },
     }),
     config.HOST,

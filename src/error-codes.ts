@@ -25,7 +25,7 @@ export const ERROR_CODES = {
   },
   restricted_api_key: {
     status: 401,
-    when: 'A `sending_access` key on any `/suppressions` endpoint but `POST /suppressions/check`.',
+    when: 'A `sending_access` key on any `/suppressions` endpoint but `POST /suppressions/check`, or on any `/webhooks` endpoint.',
     message: 'This API key is restricted to sending emails. Use a key with full access.',
   },
   unauthorized: {
@@ -48,7 +48,7 @@ export const ERROR_CODES = {
   },
   not_found: {
     status: 404,
-    when: 'An unknown suppression (one of another account is unknown too), an unknown or removed feed, or an unknown route.',
+    when: 'An unknown suppression, webhook or webhook event (one of another account is unknown too), an unknown or removed feed, or an unknown route.',
     message: 'Suppression not found.',
   },
   method_not_allowed: {
@@ -76,7 +76,7 @@ export const ERROR_CODES = {
   },
   validation_error: {
     status: 422,
-    when: 'Any invalid query, path or body: a bad `limit`, cursor, `origin`, address or id, `after` with `before`, `emails` with `ids` or neither, 0 or more than 100 items, malformed JSON, a body that does not decode as its `Content-Encoding` says, or bad percent-encoding. The message names the first field at fault.',
+    when: 'Any invalid query, path or body: a bad `limit`, cursor, `origin`, address, id, webhook `endpoint`, `events` or `status`, `after` with `before`, `emails` with `ids` or neither, a webhook update that changes nothing, 0 or more than 100 items, malformed JSON, a body that does not decode as its `Content-Encoding` says, or bad percent-encoding. The message names the first field at fault.',
     message: ({ field, problem }: { field: string; problem: string }) => `\`${field}\` ${problem}`,
     example: { field: 'emails[2]', problem: 'is not a valid email address.' },
   },

@@ -1,5 +1,4 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
 import {
   addBodySchema,
   batchAddBodySchema,
@@ -10,6 +9,7 @@ import {
   MAX_CHECK_ITEMS,
 } from '../schemas.js';
 import { exampleFeedBodies, exampleIds, exampleManualSuppression, exampleSuppression } from './examples.js';
+import { idempotencyHeaders, rateLimitHeaders } from './headers.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './responses.js';
 import {
   batchAddResultSchema,
@@ -26,26 +26,10 @@ import {
   suppressionRefSchema,
   suppressionSchema,
 } from './schemas.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 const json = 'application/json';
 const security = [{ bearerAuth: [] }];
-
-const idempotencyHeaders = z.object({
-  'idempotency-key': z.string().min(1).max(256).optional().meta({
-    description:
-      'Replays the first response for 24 hours when the same key is sent again with the same body (scoped per account).',
-    example: 'b1f2c3d4-import-2026-03-14',
-  }),
-});
-
-const rateLimitHeaders = {
-  'ratelimit-limit': {
-    description: 'Requests allowed per second for the account.',
-    schema: { type: 'integer' as const },
-  },
-  'ratelimit-remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' as const } },
-  'ratelimit-reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' as const } },
-};
 
 /** Every operation of the API. The request schemas are the ones the routes validate with. */
 export const routes: RouteConfig[] = [
@@ -253,6 +237,7 @@ export const routes: RouteConfig[] = [
       ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
   },
+  ...webhookRoutes,
   {
     method: 'post',
     path: '/feeds/{feed_id}',
@@ -409,6 +394,11 @@ export function openApiDocument(): OpenApiDocument {
     security,
     tags: [
       { name: 'Suppressions' },
+      {
+        name: 'Webhooks',
+        description:
+          'Change events of the account’s list, posted to endpoints of its own and signed as Resend signs its webhooks; see docs/webhooks.md.',
+      },
       { name: 'Operations', description: 'Health, metrics and this reference; no API key.' },
     ],
   });

@@ -55,3 +55,50 @@ export const exampleFeedBodies = {
     ],
   },
 };
+
+export const exampleWebhookIds = [
+  '019cec0a-1f3e-7b51-a0d2-3c8e41f9b6a7',
+  '019cec0a-3b90-7e24-8c5f-d17a2e9b04c6',
+] as const;
+
+export const exampleSigningSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3Kd5eOqx0Aw=';
+
+export const exampleListedWebhook = {
+  id: exampleWebhookIds[0],
+  endpoint: 'https://hooks.example.com/suppressions',
+  created_at: '2026-03-14T10:02:11.302Z',
+  status: 'enabled',
+  events: ['suppression.added', 'suppression.removed'],
+} as const;
+
+export const exampleWebhook = {
+  object: 'webhook',
+  ...exampleListedWebhook,
+  signing_secret: exampleSigningSecret,
+} as const;
+
+export const exampleEventIds = [
+  'msg_3f1c9e2a7b5d4e0f8a6c2b1d9e7f5a3c',
+  'msg_8a0d4c6e2f1b3a5d7c9e0f2a4b6d8c1e',
+] as const;
+
+export const exampleWebhookEvent = {
+  object: 'webhook_event',
+  id: exampleEventIds[0],
+  type: 'suppression.added',
+  created_at: '2026-03-14T10:05:42.117Z',
+  status: 'attempting',
+  next_attempt_at: '2026-03-14T10:10:47.530Z',
+  payload: {
+    type: 'suppression.added',
+    created_at: '2026-03-14T10:05:42.117Z',
+    data: { ...exampleSuppression, created_at: '2026-03-14T10:05:42.117Z' },
+  },
+} as const;
+
+export const exampleAttempt = {
+  id: '019cec0b-5a21-7c03-9e4f-81d2b7a6c3e0',
+  http_status_code: 503,
+  response: 'Service Unavailable',
+  sent_at: '2026-03-14T10:05:47.498Z',
+} as const;
