@@ -73,12 +73,17 @@ const address = fc.oneof(
 );
 
 /** A value for a path parameter, raw or percent-encoded, including encodings that do not decode. */
-const pathSegment = fc.oneof(
-  uuid,
-  address.map((value) => encodeURIComponent(value)),
-  fc.constantFrom('%', '%E0%A4%A', '%zz', '..', '%2e%2e', 'batch', '%00', 'a%40b.co', 'x'.repeat(3000)),
-  fc.string({ maxLength: 30 }).map((value) => encodeURIComponent(value)),
-);
+const segmentOf = (long: string[]) =>
+  fc.oneof(
+    uuid,
+    address.map((value) => encodeURIComponent(value)),
+    fc.constantFrom('%', '%E0%A4%A', '%zz', '..', '%2e%2e', 'batch', '%00', 'a%40b.co', ...long),
+    fc.string({ maxLength: 30 }).map((value) => encodeURIComponent(value)),
+  );
+const pathSegment = segmentOf(['x'.repeat(3000)]);
+// A second parameter gets no 3,000-character value: two of them and the 8 KiB junk credential would pass
+// Node's 16 KiB header limit, which Node answers itself (a bare 431) before the app sees the request.
+const laterSegment = segmentOf([]);
 
 /** Every documented path, with its parameters filled in, and paths no route serves. */
 const documentedPaths = [...new Set(routes.map((route) => route.path))];
@@ -94,7 +99,10 @@ const path = fc
   )
   .chain(([template, segment]) =>
     fc.tuple(
-      fc.constant(template.replace(/\{[^}]+\}/g, segment)),
+      fc.array(laterSegment, { minLength: 3, maxLength: 3 }).map((later) => {
+        let filled = 0;
+        return template.replace(/\{[^}]+\}/g, () => (filled++ === 0 ? segment : later[filled - 2]!));
+      }),
       fc.option(
         fc.dictionary(
           fc.constantFrom('limit', 'after', 'before', 'origin', 'token', 'email', 'x'),

@@ -16,6 +16,8 @@ const DEFAULTS = {
   AUTH_FAILURES_PER_SECOND: 20,
   FEEDS_EMAIL_ID_TAG: 'email_id',
   FEEDS_SNS_EXTRA_CERT_HOSTS: [],
+  WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: false,
+  WEBHOOK_DELIVERY_CONCURRENCY: 50,
 };
 
 /** The ConfigError that loading this environment throws. */
@@ -165,4 +167,20 @@ describe('feed settings', () => {
       loadConfig({ FEEDS_SNS_EXTRA_CERT_HOSTS: ' 127.0.0.1:9000, ,[::1]:9001,' }).FEEDS_SNS_EXTRA_CERT_HOSTS,
     ).toEqual(['127.0.0.1:9000', '[::1]:9001']);
   });
+});
+
+describe('webhook settings', () => {
+  it('when WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS is "true" or "false", then it is read as that boolean', () => {
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true' }).WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS).toBe(true);
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'false' }).WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS).toBe(false);
+  });
+
+  it.each(['yes', '1', 'TRUE'])(
+    'when WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS is "%s", then a ConfigError names it',
+    (value) => {
+      expect(() => loadConfig({ WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: value })).toThrow(
+        /WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: must be true or false/,
+      );
+    },
+  );
 });
