@@ -107,14 +107,22 @@ describe('a customer following the list with Resend’s SDK', () => {
     });
     const received = changesReceived();
     expect(received).toHaveLength(9);
-    expect(received.filter((change) => change.type === 'suppression.added').map((change) => change.email).sort()).toEqual(
-      [manual, removedLater, bounced, complained, ...imported].sort(),
-    );
-    expect(received.filter((change) => change.type === 'suppression.removed').map((change) => change.email).sort()).toEqual(
-      [removedLater, imported[0]].sort(),
-    );
+    expect(
+      received
+        .filter((change) => change.type === 'suppression.added')
+        .map((change) => change.email)
+        .sort(),
+    ).toEqual([manual, removedLater, bounced, complained, ...imported].sort());
+    expect(
+      received
+        .filter((change) => change.type === 'suppression.removed')
+        .map((change) => change.email)
+        .sort(),
+    ).toEqual([removedLater, imported[0]].sort());
     // What is still added and not removed is exactly the list.
-    const removedIds = new Set(received.filter((change) => change.type === 'suppression.removed').map((change) => change.id));
+    const removedIds = new Set(
+      received.filter((change) => change.type === 'suppression.removed').map((change) => change.id),
+    );
     expect(
       received
         .filter((change) => change.type === 'suppression.added' && !removedIds.has(change.id))
