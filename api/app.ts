@@ -73,7 +73,7 @@ export interface FeedsOptions {
 export interface WebhooksOptions {
   /** Endpoints may be http:// and private addresses (WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS; development and tests). */
   allowPrivateEndpoints?: boolean;
-  /** Queues replayed deliveries at once; without it (or when it fails) the worker's sweeper queues them within about a minute. */
+  /** Queues replayed deliveries at once; without it (or when it fails) the worker's sweeper queues them within a minute and a half. */
   queue?: (due: readonly DueDelivery[]) => Promise<void>;
 }
 

@@ -234,7 +234,7 @@ export const webhookRoutes: RouteConfig[] = [
     tags,
     summary: 'Deliver an event again',
     description:
-      'Whatever its status, the event becomes `pending` with a new round of retries, and is attempted at once (or, when the delivery queue cannot take it, within about a minute). The payload, id and signature scheme are the same as before.',
+      'Whatever its status, the event becomes `pending` with a new round of retries, and is attempted at once (or, when the delivery queue cannot take it, within a minute and a half). The payload, id and signature scheme are the same as before.',
     security,
     request: { params: eventParamsSchema, headers: idempotencyHeaders },
     responses: {

@@ -42,6 +42,23 @@ async function deliveryRows(webhookId: string) {
   return rows;
 }
 
+/**
+ * The webhook's deliveries once there are `count` and each is delivered or given up: the receiver
+ * sees a request before the worker has recorded its answer.
+ */
+async function settledDeliveries(webhookId: string, count: number) {
+  let rows: Awaited<ReturnType<typeof deliveryRows>> = [];
+  await eventually(
+    async () => {
+      rows = await deliveryRows(webhookId);
+      return rows.length === count && rows.every((row) => row.status === 'success' || row.status === 'failed');
+    },
+    15_000,
+    `${count} settled deliveries`,
+  );
+  return rows;
+}
+
 async function attemptsOf(deliveryId: string) {
   const { rows } = await hooks.database.db.query<{ http_status_code: number; response: string }>({
     text: 'SELECT http_status_code, response FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id',
@@ -220,7 +237,7 @@ describe('retries', () => {
     expect(new Set(receiver.received.map((delivery) => delivery.headers['webhook-id'])).size).toBe(1);
     expect(JSON.parse(receiver.accepted()[0]!.body).data.id).toBe(added!.id);
 
-    const [row] = await deliveryRows(webhook.id);
+    const [row] = await settledDeliveries(webhook.id, 1);
     expect(row).toMatchObject({ status: 'success', attempt_count: 4 });
     expect(await attemptsOf(row!.id)).toEqual([
       { http_status_code: 500, response: 'receiver says 500' },
@@ -245,7 +262,7 @@ describe('retries', () => {
     await addManual(accountId, [uniqueEmail()]);
 
     await acceptedCount(receiver, 1);
-    const [row] = await deliveryRows(webhook.id);
+    const [row] = await settledDeliveries(webhook.id, 1);
     expect((await attemptsOf(row!.id)).map((attempt) => attempt.http_status_code)).toEqual([302, 200]);
   });
 
@@ -258,7 +275,7 @@ describe('retries', () => {
       await addManual(accountId, [uniqueEmail()]);
 
       await acceptedCount(receiver, 1);
-      const [row] = await deliveryRows(webhook.id);
+      const [row] = await settledDeliveries(webhook.id, 1);
       expect(await attemptsOf(row!.id)).toEqual([
         { http_status_code: 0, response: 'timed out after 0.3 s' },
         { http_status_code: 200, response: 'ok' },
@@ -331,7 +348,7 @@ describe('nothing is lost', () => {
 
     await worker.dispatcher.sweep();
     await acceptedCount(receiver, 1);
-    expect((await deliveryRows(webhook.id))[0]!.status).toBe('success');
+    expect((await settledDeliveries(webhook.id, 1))[0]!.status).toBe('success');
     await hooks.stop();
     hooks.start();
   });
@@ -356,7 +373,9 @@ describe('nothing is lost', () => {
     expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
     expect(JSON.parse(receiver.accepted()[0]!.body).data.id).toBe(added!.id);
     // The killed attempt never came back, so it was never recorded; the one that answered was.
-    expect(await deliveryRows(webhook.id)).toEqual([expect.objectContaining({ status: 'success', attempt_count: 1 })]);
+    expect(await settledDeliveries(webhook.id, 1)).toEqual([
+      expect.objectContaining({ status: 'success', attempt_count: 1 }),
+    ]);
     await hooks.stop();
     hooks.start();
   });
@@ -365,7 +384,7 @@ describe('nothing is lost', () => {
     const { accountId, webhook, receiver } = await hooks.subscriber();
     await addManual(accountId, [uniqueEmail()]);
     await acceptedCount(receiver, 1);
-    const [row] = await deliveryRows(webhook.id);
+    const [row] = await settledDeliveries(webhook.id, 1);
 
     const again = await recordAttempt(hooks.database.db, {
       deliveryId: row!.id,

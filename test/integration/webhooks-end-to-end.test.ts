@@ -11,7 +11,7 @@ import { newAccount } from '../support/accounts.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { FAST_RETRIES } from '../support/fast-retries.js';
 import { bounceEvent, complaintEvent } from '../support/test-events.js';
-import { createTestQueue, eventually, type TestQueue } from '../support/test-queue.js';
+import { createTestQueue, eventually, settled, type TestQueue } from '../support/test-queue.js';
 import { useTestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -79,70 +79,83 @@ function changesReceived(): Change[] {
 }
 
 describe('a customer following the list with Resend’s SDK', () => {
-  it('when entries are added and removed through the API, the events queue and the batches queue, while the receiver fails for a while, then it gets each change once, verified, and the event log agrees', async () => {
-    const { accountId, token } = await newAccount(app.database.db);
-    const resend = new Resend(token, { baseUrl: app.server.url });
-    const webhook = dataOf(
-      await resend.webhooks.create({ endpoint: receiver.url, events: ['suppression.added', 'suppression.removed'] }),
-    );
-    receiver.secret = webhook.signing_secret;
-    // The first five requests fail; their deliveries are retried.
-    receiver.answer = (_delivery, index) => (index < 5 ? 503 : 200);
+  it(
+    'when entries are added and removed through the API, the events queue and the batches queue, while the receiver fails for a while, then it gets each change once, verified, and the event log agrees',
+    { timeout: 60_000 },
+    async () => {
+      const { accountId, token } = await newAccount(app.database.db);
+      const resend = new Resend(token, { baseUrl: app.server.url });
+      const webhook = dataOf(
+        await resend.webhooks.create({ endpoint: receiver.url, events: ['suppression.added', 'suppression.removed'] }),
+      );
+      receiver.secret = webhook.signing_secret;
+      // The first five requests fail; their deliveries are retried.
+      receiver.answer = (_delivery, index) => (index < 5 ? 503 : 200);
 
-    const [manual, removedLater] = uniqueEmails(2);
-    const added = dataOf(await resend.suppressions.add({ email: manual! }));
-    const addedLater = dataOf(await resend.suppressions.add({ email: removedLater! }));
-    dataOf(await resend.suppressions.remove(removedLater!));
-    const bounced = uniqueEmail();
-    const complained = uniqueEmail();
-    await events.publishMany([bounceEvent(accountId, bounced), complaintEvent(accountId, complained)]);
-    const imported = uniqueEmails(3);
-    await batches.add({ account_id: accountId, emails: imported });
-    await batches.remove({ account_id: accountId, emails: [imported[0]!] });
+      const [manual, removedLater] = uniqueEmails(2);
+      const added = dataOf(await resend.suppressions.add({ email: manual! }));
+      const addedLater = dataOf(await resend.suppressions.add({ email: removedLater! }));
+      dataOf(await resend.suppressions.remove(removedLater!));
+      const bounced = uniqueEmail();
+      const complained = uniqueEmail();
+      await events.publishMany([bounceEvent(accountId, bounced), complaintEvent(accountId, complained)]);
+      const imported = uniqueEmails(3);
+      // Batch jobs run concurrently: the removal is published once the addition is done.
+      await settled(app.batches.queue, await batches.add({ account_id: accountId, emails: imported }));
+      await batches.remove({ account_id: accountId, emails: [imported[0]!] });
 
-    await eventually(() => Promise.resolve(receiver.accepted().length >= 9), 20_000, 'nine changes');
-    const list = await app.database.db.query<{ id: string; email: string }>({
-      text: 'SELECT id, email FROM suppressions WHERE account_id = $1',
-      values: [accountId],
-    });
-    const received = changesReceived();
-    expect(received).toHaveLength(9);
-    expect(
-      received
-        .filter((change) => change.type === 'suppression.added')
-        .map((change) => change.email)
-        .sort(),
-    ).toEqual([manual, removedLater, bounced, complained, ...imported].sort());
-    expect(
-      received
-        .filter((change) => change.type === 'suppression.removed')
-        .map((change) => change.email)
-        .sort(),
-    ).toEqual([removedLater, imported[0]].sort());
-    // What is still added and not removed is exactly the list.
-    const removedIds = new Set(
-      received.filter((change) => change.type === 'suppression.removed').map((change) => change.id),
-    );
-    expect(
-      received
-        .filter((change) => change.type === 'suppression.added' && !removedIds.has(change.id))
-        .map((change) => change.id)
-        .sort(),
-    ).toEqual(list.rows.map((row) => row.id).sort());
-    expect(received.find((change) => change.email === manual)?.id).toBe(added.id);
-    expect(received.find((change) => change.type === 'suppression.removed' && change.email === removedLater)?.id).toBe(
-      addedLater.id,
-    );
+      await eventually(() => Promise.resolve(receiver.accepted().length >= 9), 30_000, 'nine changes');
+      await eventually(
+        async () =>
+          dataOf(await resend.webhooks.events.list({ webhookId: webhook.id, limit: 100 })).data.every(
+            (event) => event.status === 'success',
+          ),
+        15_000,
+        'every event recorded as delivered',
+      );
+      const list = await app.database.db.query<{ id: string; email: string }>({
+        text: 'SELECT id, email FROM suppressions WHERE account_id = $1',
+        values: [accountId],
+      });
+      const received = changesReceived();
+      expect(received).toHaveLength(9);
+      expect(
+        received
+          .filter((change) => change.type === 'suppression.added')
+          .map((change) => change.email)
+          .sort(),
+      ).toEqual([manual, removedLater, bounced, complained, ...imported].sort());
+      expect(
+        received
+          .filter((change) => change.type === 'suppression.removed')
+          .map((change) => change.email)
+          .sort(),
+      ).toEqual([removedLater, imported[0]].sort());
+      // What is still added and not removed is exactly the list.
+      const removedIds = new Set(
+        received.filter((change) => change.type === 'suppression.removed').map((change) => change.id),
+      );
+      expect(
+        received
+          .filter((change) => change.type === 'suppression.added' && !removedIds.has(change.id))
+          .map((change) => change.id)
+          .sort(),
+      ).toEqual(list.rows.map((row) => row.id).sort());
+      expect(received.find((change) => change.email === manual)?.id).toBe(added.id);
+      expect(
+        received.find((change) => change.type === 'suppression.removed' && change.email === removedLater)?.id,
+      ).toBe(addedLater.id);
 
-    const log = dataOf(await resend.webhooks.events.list({ webhookId: webhook.id, limit: 100 }));
-    expect(log.data).toHaveLength(9);
-    expect(log.data.every((event) => event.status === 'success')).toBe(true);
-    const retried = receiver.received.find((delivery) => delivery.status === 503)!;
-    const eventId = String(retried.headers['webhook-id']);
-    const attempts = dataOf(await resend.webhooks.events.attempts.list({ webhookId: webhook.id, eventId }));
-    expect(attempts.data[0]).toMatchObject({ http_status_code: 200, response: 'ok' });
-    expect(attempts.data.slice(1).every((attempt) => attempt.http_status_code === 503)).toBe(true);
-  });
+      const log = dataOf(await resend.webhooks.events.list({ webhookId: webhook.id, limit: 100 }));
+      expect(log.data).toHaveLength(9);
+      expect(log.data.every((event) => event.status === 'success')).toBe(true);
+      const retried = receiver.received.find((delivery) => delivery.status === 503)!;
+      const eventId = String(retried.headers['webhook-id']);
+      const attempts = dataOf(await resend.webhooks.events.attempts.list({ webhookId: webhook.id, eventId }));
+      expect(attempts.data[0]).toMatchObject({ http_status_code: 200, response: 'ok' });
+      expect(attempts.data.slice(1).every((attempt) => attempt.http_status_code === 503)).toBe(true);
+    },
+  );
 
   it('when an event is replayed, then it arrives again under the same webhook-id', async () => {
     const { token } = await newAccount(app.database.db);
