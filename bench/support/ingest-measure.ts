@@ -43,10 +43,13 @@ export interface Settings {
    */
   rounds: number;
   /**
-   * One webhook per account, both change events, to a receiver on loopback, with the webhook worker
+   * Accounts given a webhook (the first `webhooks` of them): both change events, to a receiver on
+   * loopback, with the webhook worker
    * running beside the event worker: what delivery costs the ingest.
    */
-  webhooks: boolean;
+  webhooks: number;
+  /** Whether the webhook worker runs during the ingest (as in a worker process) or only between rounds. */
+  deliverBeside: boolean;
 }
 
 export interface Phase {
@@ -208,7 +211,7 @@ export interface IngestMeasurement {
   ratio: number;
   problems: string[];
   warnings: string[];
-  /** With `settings.webhooks`: what the receiver got once every change was delivered. */
+  /** With webhooks: what the receiver got once every change was delivered. */
   webhooks?: WebhookFigures;
 }
 
@@ -230,9 +233,18 @@ export async function measureIngest(
   const events = generateEvents(accountIds, settings.events);
   const expected = expectedOutcome(events);
   onReady({ databaseName: bench.name, expected });
-  const webhookLoad = settings.webhooks
-    ? await beforeDeadline(deadline, startWebhookLoad(config, db, logger, accountIds, cleanup))
-    : undefined;
+  const subscribed = accountIds.slice(0, Math.min(settings.webhooks, accountIds.length));
+  const webhookLoad =
+    subscribed.length > 0
+      ? await beforeDeadline(
+          deadline,
+          startWebhookLoad(config, db, logger, subscribed, settings.deliverBeside, cleanup),
+        )
+      : undefined;
+  // Deliveries owed after the first n events: one per new entry of a subscribed account.
+  const subscribedSet = new Set(subscribed);
+  const deliveriesOwed = (n: number): number =>
+    expectedOutcome(events.slice(0, n).filter((event) => subscribedSet.has(event.account_id))).suppressions;
 
   const rounds = Math.max(1, Math.min(settings.rounds, events.length));
   const sliceSize = Math.ceil(events.length / rounds);
@@ -255,8 +267,7 @@ export async function measureIngest(
       );
       // Deliveries finish before the next round, so none of them run while the baseline is measured.
       if (webhookLoad) {
-        const delivered = expectedOutcome(events.slice(0, (round + 1) * sliceSize)).suppressions;
-        webhookRounds.push(await webhookLoad.drain(delivered, deadline));
+        webhookRounds.push(await webhookLoad.drain(deliveriesOwed((round + 1) * sliceSize), deadline));
       }
     };
     const order =

@@ -1,7 +1,7 @@
 /**
- * bench:ingest with webhooks: one webhook per account, subscribed to both change events, pointed at
- * a receiver on loopback, and the webhook worker (dispatcher and deliveries) running beside the
- * event worker in the same process, as it does in a worker process.
+ * bench:ingest with webhooks: a webhook on some accounts, subscribed to both change events, pointed
+ * at a receiver on loopback, and the webhook worker (dispatcher and deliveries) in the same process,
+ * as it runs in a worker process.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import { newId } from '../../src/domain/ids.js';
 import type { Logger } from '../../src/logger.js';
 import { createRedis } from '../../src/redis.js';
 import { newSigningSecret } from '../../src/webhooks/webhook.js';
-import { startWebhookWorker } from '../../workers/webhook-worker.js';
+import { startWebhookWorker, type WebhookWorker } from '../../workers/webhook-worker.js';
 import type { CleanupStack } from './cleanup.js';
 import { beforeDeadline, type Deadline } from './deadline.js';
 import { deletePrefix, freshPrefix } from './redis-prefix.js';
@@ -73,12 +73,17 @@ async function undelivered(db: Queryable): Promise<number> {
   return Number(rows[0]?.count ?? 0);
 }
 
-/** Webhooks for every account and the webhook worker running, until `cleanup`. */
+/**
+ * Webhooks for these accounts, and the webhook worker: running until `cleanup` when deliveries go
+ * beside the ingest, or only while `drain` waits when they wait for it (so the ingest pays for the
+ * outbox alone).
+ */
 export async function startWebhookLoad(
   config: Config,
   db: Database,
   logger: Logger,
   accountIds: readonly string[],
+  deliverBeside: boolean,
   cleanup: CleanupStack,
 ): Promise<WebhookLoad> {
   const receiver = await startReceiver(cleanup);
@@ -87,21 +92,30 @@ export async function startWebhookLoad(
   const connection = createRedis(config.REDIS_URL, 'worker');
   cleanup.push('quit webhook worker connection', () => connection.quit());
   cleanup.push(`delete ${prefix} keys`, () => deletePrefix(connection, prefix));
-  const worker = startWebhookWorker({
-    db,
-    logger,
-    connection,
-    prefix,
-    concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
-    allowPrivateEndpoints: true,
-  });
-  cleanup.push('close webhook worker', () => worker.close());
+  const startWorker = (): WebhookWorker =>
+    startWebhookWorker({
+      db,
+      logger,
+      connection,
+      prefix,
+      concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+      allowPrivateEndpoints: true,
+    });
+  if (deliverBeside) {
+    const worker = startWorker();
+    cleanup.push('close webhook worker', () => worker.close());
+  }
   return {
     async drain(expected, deadline) {
       const started = performance.now();
-      while ((await beforeDeadline(deadline, undelivered(db))) > 0 || receiver.ids.size < expected) {
-        if (receiver.ids.size > expected) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      const worker = deliverBeside ? undefined : startWorker();
+      try {
+        while ((await beforeDeadline(deadline, undelivered(db))) > 0 || receiver.ids.size < expected) {
+          if (receiver.ids.size > expected) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        await worker?.close();
       }
       return {
         webhooks: accountIds.length,
