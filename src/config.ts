@@ -9,6 +9,10 @@ const wholeNumber = z
 const port = wholeNumber.pipe(z.number().max(65535, { error: 'must be a port number (0-65535)' }));
 const positiveInt = wholeNumber.pipe(z.number().min(1, { error: 'must be at least 1' }));
 
+/** The workers a process can run. */
+export const WORKER_KINDS = ['events', 'batches', 'webhooks'] as const;
+export type WorkerKind = (typeof WORKER_KINDS)[number];
+
 const configSchema = z.object({
   NODE_ENV: z.string().default('development'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://postgres@127.0.0.1:5432/postgres'),
@@ -60,6 +64,25 @@ const configSchema = z.object({
     .enum(['true', 'false'], { error: 'must be true or false' })
     .transform((value) => value === 'true')
     .default(false),
+  /**
+   * The workers a worker process (or `npm start`) runs: a comma list of `events`, `batches` and
+   * `webhooks`. Deliveries cost CPU; at volume they go to processes of their own, off the ingest's.
+   */
+  WORKERS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name.length > 0),
+    )
+    .pipe(
+      z
+        .array(z.enum(WORKER_KINDS, { error: `each must be one of ${WORKER_KINDS.join(', ')}` }))
+        .min(1, { error: 'must name at least one worker' }),
+    )
+    .transform((kinds) => [...new Set(kinds)])
+    .default([...WORKER_KINDS]),
   /** Webhook deliveries in flight per worker process. */
   WEBHOOK_DELIVERY_CONCURRENCY: positiveInt.default(50),
 });

@@ -1,3 +1,5 @@
+import type { Worker } from 'bullmq';
+import type { WorkerKind } from '../src/config.js';
 import { createRedis } from '../src/redis.js';
 import type { Runtime } from '../src/runtime.js';
 import { startBatchWorker } from './batch-worker.js';
@@ -8,39 +10,38 @@ export interface RunningWorkers {
   close(): Promise<void>;
 }
 
-/** Runs the queue workers of a runtime until closed. */
+interface Started {
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+/** Runs the queue workers of a runtime that `WORKERS` names, until closed. */
 export async function startWorkers({ config, logger, db, metrics }: Runtime): Promise<RunningWorkers> {
   const connection = createRedis(config.REDIS_URL, 'worker');
-  const events = startEventWorker({
-    db,
-    logger,
-    connection,
-    prefix: config.QUEUE_PREFIX,
-    concurrency: config.WORKER_CONCURRENCY,
-    metrics,
-  });
-  const batches = startBatchWorker({ db, logger, connection, prefix: config.QUEUE_PREFIX, metrics });
-  const webhooks = startWebhookWorker({
-    db,
-    logger,
-    connection,
-    prefix: config.QUEUE_PREFIX,
-    concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
-    allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
-    metrics,
-  });
-  await Promise.all([
-    events.worker.waitUntilReady(),
-    batches.worker.waitUntilReady(),
-    webhooks.worker.waitUntilReady(),
-  ]);
+  const prefix = config.QUEUE_PREFIX;
+  const starters: Record<WorkerKind, () => Started> = {
+    events: () => startEventWorker({ db, logger, connection, prefix, concurrency: config.WORKER_CONCURRENCY, metrics }),
+    batches: () => startBatchWorker({ db, logger, connection, prefix, metrics }),
+    webhooks: () =>
+      startWebhookWorker({
+        db,
+        logger,
+        connection,
+        prefix,
+        concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+        allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
+        metrics,
+      }),
+  };
+  const running = config.WORKERS.map((kind) => starters[kind]());
+  await Promise.all(running.map((started) => started.worker.waitUntilReady()));
   logger.info(
-    { concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX },
-    'event, batch and webhook workers running',
+    { workers: config.WORKERS, concurrency: config.WORKER_CONCURRENCY, prefix },
+    `${config.WORKERS.join(', ')} workers running`,
   );
   return {
     async close() {
-      await Promise.all([events.close(), batches.close(), webhooks.close()]);
+      await Promise.all(running.map((started) => started.close()));
       await connection.quit();
     },
   };

@@ -18,6 +18,7 @@ const DEFAULTS = {
   FEEDS_SNS_EXTRA_CERT_HOSTS: [],
   WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: false,
   WEBHOOK_DELIVERY_CONCURRENCY: 50,
+  WORKERS: ['events', 'batches', 'webhooks'],
 };
 
 /** The ConfigError that loading this environment throws. */
@@ -183,4 +184,12 @@ describe('webhook settings', () => {
       );
     },
   );
+
+  it('when WORKERS names some workers, with spaces and a repeat, then those are read, each once', () => {
+    expect(loadConfig({ WORKERS: ' webhooks, events ,webhooks' }).WORKERS).toEqual(['webhooks', 'events']);
+  });
+
+  it.each(['deliveries', ',', 'events,mail'])('when WORKERS is "%s", then a ConfigError names it', (value) => {
+    expect(() => loadConfig({ WORKERS: value })).toThrow(/WORKERS/);
+  });
 });
