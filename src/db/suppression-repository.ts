@@ -1,6 +1,7 @@
 import type { Origin, Suppression } from '../domain/suppression.js';
 import { newId } from '../domain/ids.js';
 import type { Queryable } from './database.js';
+import { keysetPage, keysetPlan, type KeysetQuery } from './keyset-page.js';
 
 export interface SuppressionRow {
   id: string;
@@ -24,12 +25,9 @@ export function fromRow(row: SuppressionRow): Suppression {
   };
 }
 
-export interface ListQuery {
+export interface ListQuery extends KeysetQuery<string> {
   accountId: string;
-  limit: number;
   origin?: Origin | undefined;
-  after?: string | undefined;
-  before?: string | undefined;
 }
 
 export interface Page {
@@ -48,22 +46,11 @@ export async function listSuppressions(db: Queryable, query: ListQuery): Promise
     values.push(query.origin);
     conditions.push(`origin = $${values.length}`);
   }
-  let direction = 'DESC';
-  if (query.after !== undefined) {
-    values.push(query.after);
-    conditions.push(`id < $${values.length}`);
-  } else if (query.before !== undefined) {
-    values.push(query.before);
-    conditions.push(`id > $${values.length}`);
-    direction = 'ASC';
-  }
-  values.push(query.limit + 1);
-  const text = `SELECT ${COLUMNS} FROM suppressions WHERE ${conditions.join(' AND ')} ORDER BY id ${direction} LIMIT $${values.length}`;
+  const plan = keysetPlan('id', query, values);
+  const text = `SELECT ${COLUMNS} FROM suppressions WHERE ${conditions.join(' AND ')} ${plan.condition} ORDER BY id ${plan.direction} LIMIT ${plan.limit}`;
   const { rows } = await db.query<SuppressionRow>({ text, values });
-  const hasMore = rows.length > query.limit;
-  const entries = rows.slice(0, query.limit).map(fromRow);
-  if (direction === 'ASC') entries.reverse();
-  return { entries, hasMore };
+  const page = keysetPage(rows, query.limit, plan);
+  return { entries: page.rows.map(fromRow), hasMore: page.hasMore };
 }
 
 export async function findSuppressionByEmail(

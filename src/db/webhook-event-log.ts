@@ -1,12 +1,9 @@
 import type { DeliveryStatus, DueDelivery } from '../webhooks/delivery.js';
 import type { WebhookEventType } from '../webhooks/webhook.js';
 import type { Queryable } from './database.js';
+import { keysetPage, keysetPlan, type KeysetQuery } from './keyset-page.js';
 
-export interface LogPageQuery {
-  limit: number;
-  after?: string | undefined;
-  before?: string | undefined;
-}
+export type LogPageQuery = KeysetQuery<string>;
 
 export interface LoggedDelivery {
   id: string;
@@ -52,29 +49,28 @@ export async function listDeliveries(
   webhookId: string,
   query: LogPageQuery,
 ): Promise<{ deliveries: LoggedDelivery[]; hasMore: boolean }> {
-  const values: unknown[] = [webhookId];
-  let condition = '';
-  let direction = 'DESC';
-  const cursor = query.after ?? query.before;
-  if (cursor !== undefined) {
+  const changeOf = async (cursor: string | undefined, parameter: 'after' | 'before') => {
+    if (cursor === undefined) return undefined;
     const { rows } = await db.query<{ change_id: string }>({
       text: 'SELECT change_id FROM webhook_deliveries WHERE webhook_id = $1 AND id = $2',
       values: [webhookId, cursor],
     });
-    if (!rows[0]) throw new UnknownCursorError(query.after !== undefined ? 'after' : 'before');
-    values.push(rows[0].change_id);
-    condition = query.after !== undefined ? 'AND change_id < $2' : 'AND change_id > $2';
-    if (query.after === undefined) direction = 'ASC';
-  }
-  values.push(query.limit + 1);
+    if (!rows[0]) throw new UnknownCursorError(parameter);
+    return rows[0].change_id;
+  };
+  const values: unknown[] = [webhookId];
+  const plan = keysetPlan(
+    'change_id',
+    { limit: query.limit, after: await changeOf(query.after, 'after'), before: await changeOf(query.before, 'before') },
+    values,
+  );
   const { rows } = await db.query<DeliveryRow>({
     text: `SELECT id, type, created_at, status, next_attempt_at, payload FROM webhook_deliveries
-           WHERE webhook_id = $1 ${condition} ORDER BY change_id ${direction} LIMIT $${values.length}`,
+           WHERE webhook_id = $1 ${plan.condition} ORDER BY change_id ${plan.direction} LIMIT ${plan.limit}`,
     values,
   });
-  const deliveries = rows.slice(0, query.limit).map(fromDeliveryRow);
-  if (direction === 'ASC') deliveries.reverse();
-  return { deliveries, hasMore: rows.length > query.limit };
+  const page = keysetPage(rows, query.limit, plan);
+  return { deliveries: page.rows.map(fromDeliveryRow), hasMore: page.hasMore };
 }
 
 export async function findDelivery(db: Queryable, webhookId: string, id: string): Promise<LoggedDelivery | null> {
@@ -101,17 +97,7 @@ export async function listAttempts(
   query: LogPageQuery,
 ): Promise<{ attempts: LoggedAttempt[]; hasMore: boolean }> {
   const values: unknown[] = [deliveryId];
-  let condition = '';
-  let direction = 'DESC';
-  if (query.after !== undefined) {
-    values.push(query.after);
-    condition = 'AND id < $2';
-  } else if (query.before !== undefined) {
-    values.push(query.before);
-    condition = 'AND id > $2';
-    direction = 'ASC';
-  }
-  values.push(query.limit + 1);
+  const plan = keysetPlan('id', query, values);
   const { rows } = await db.query<{
     id: string;
     http_status_code: number;
@@ -120,18 +106,20 @@ export async function listAttempts(
     duration_ms: number;
   }>({
     text: `SELECT id, http_status_code, response, sent_at, duration_ms FROM webhook_attempts
-           WHERE delivery_id = $1 ${condition} ORDER BY id ${direction} LIMIT $${values.length}`,
+           WHERE delivery_id = $1 ${plan.condition} ORDER BY id ${plan.direction} LIMIT ${plan.limit}`,
     values,
   });
-  const attempts = rows.slice(0, query.limit).map((row) => ({
-    id: row.id,
-    httpStatusCode: row.http_status_code,
-    response: row.response,
-    sentAt: row.sent_at,
-    durationMs: row.duration_ms,
-  }));
-  if (direction === 'ASC') attempts.reverse();
-  return { attempts, hasMore: rows.length > query.limit };
+  const page = keysetPage(rows, query.limit, plan);
+  return {
+    attempts: page.rows.map((row) => ({
+      id: row.id,
+      httpStatusCode: row.http_status_code,
+      response: row.response,
+      sentAt: row.sent_at,
+      durationMs: row.duration_ms,
+    })),
+    hasMore: page.hasMore,
+  };
 }
 
 /**

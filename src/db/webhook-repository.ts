@@ -1,6 +1,7 @@
 import { newId } from '../domain/ids.js';
 import { newSigningSecret, type Webhook, type WebhookEventType, type WebhookStatus } from '../webhooks/webhook.js';
 import type { Queryable } from './database.js';
+import { keysetPage, keysetPlan, type KeysetQuery } from './keyset-page.js';
 
 interface WebhookRow {
   id: string;
@@ -51,11 +52,8 @@ export async function findWebhook(db: Queryable, accountId: string, id: string):
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
-export interface WebhookPageQuery {
+export interface WebhookPageQuery extends KeysetQuery<string> {
   accountId: string;
-  limit: number;
-  after?: string | undefined;
-  before?: string | undefined;
 }
 
 /** Keyset pages of an account's webhooks, newest first, as the suppressions list pages. */
@@ -64,25 +62,14 @@ export async function listWebhooks(
   query: WebhookPageQuery,
 ): Promise<{ webhooks: Webhook[]; hasMore: boolean }> {
   const values: unknown[] = [query.accountId];
-  let condition = '';
-  let direction = 'DESC';
-  if (query.after !== undefined) {
-    values.push(query.after);
-    condition = 'AND id < $2';
-  } else if (query.before !== undefined) {
-    values.push(query.before);
-    condition = 'AND id > $2';
-    direction = 'ASC';
-  }
-  values.push(query.limit + 1);
+  const plan = keysetPlan('id', query, values);
   const { rows } = await db.query<WebhookRow>({
-    text: `SELECT ${COLUMNS} FROM webhooks WHERE account_id = $1 ${condition}
-           ORDER BY id ${direction} LIMIT $${values.length}`,
+    text: `SELECT ${COLUMNS} FROM webhooks WHERE account_id = $1 ${plan.condition}
+           ORDER BY id ${plan.direction} LIMIT ${plan.limit}`,
     values,
   });
-  const webhooks = rows.slice(0, query.limit).map(fromRow);
-  if (direction === 'ASC') webhooks.reverse();
-  return { webhooks, hasMore: rows.length > query.limit };
+  const page = keysetPage(rows, query.limit, plan);
+  return { webhooks: page.rows.map(fromRow), hasMore: page.hasMore };
 }
 
 export interface WebhookChanges {
