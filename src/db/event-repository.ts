@@ -1,7 +1,13 @@
 import type { EventRecord } from '../events/event-record.js';
 import type { Queryable } from './database.js';
 
-export type EventOutcome = 'suppressed' | 'already_suppressed' | 'not_suppressed' | 'duplicate' | 'unknown_account';
+export type EventOutcome =
+  | 'suppressed'
+  | 'suppressed_soft_bounce_threshold'
+  | 'already_suppressed'
+  | 'not_suppressed'
+  | 'duplicate'
+  | 'unknown_account';
 
 export interface RecordedEvent {
   outcome: EventOutcome;

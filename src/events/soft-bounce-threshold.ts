@@ -1,0 +1,53 @@
+import type { EventRecord } from './event-record.js';
+
+/** An account's soft-bounce rule: `threshold` soft bounces within `windowDays` suppress an address. */
+export interface SoftBounceRule {
+  threshold: number;
+  windowDays: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A bounce that is neither permanent nor known to be: it suppresses only under a threshold. */
+export function isSoftBounce(record: Pick<EventRecord, 'type' | 'bounce_type'>): boolean {
+  return record.type === 'bounce' && (record.bounce_type === 'transient' || record.bounce_type === 'undetermined');
+}
+
+/**
+ * Whether the soft bounce at `time` is one of `threshold` among `times` (which include it) whose
+ * earliest and latest are at most `windowDays` apart, boundaries included. Events arrive late and
+ * out of order, so the window is found among the times around it, not counted back from now.
+ */
+export function completesWindow(times: readonly number[], time: number, rule: SoftBounceRule): boolean {
+  const span = rule.windowDays * DAY_MS;
+  // Every window holding `time` can start at one of the times in [time - span, time].
+  return times.some(
+    (start) =>
+      start >= time - span &&
+      start <= time &&
+      times.filter((other) => other >= start && other <= start + span).length >= rule.threshold,
+  );
+}
+
+/**
+ * Which of the `arriving` times (in the order they arrived) brings an address to its threshold,
+ * given the soft bounces recorded before them: the first that completes a window; null when none does.
+ */
+export function crossingIndex(
+  earlier: readonly number[],
+  arriving: readonly number[],
+  rule: SoftBounceRule,
+): number | null {
+  const seen = [...earlier];
+  for (const [index, time] of arriving.entries()) {
+    seen.push(time);
+    if (completesWindow(seen, time, rule)) return index;
+  }
+  return null;
+}
+
+/** The span around a soft bounce at `time` within which others can share a window with it. */
+export function windowAround(time: number, rule: SoftBounceRule): { from: Date; to: Date } {
+  const span = rule.windowDays * DAY_MS;
+  return { from: new Date(time - span), to: new Date(time + span) };
+}
