@@ -5,11 +5,13 @@
  *
  *   npm run bench:ingest -- [--events N] [--concurrency N] [--batch-size N] [--batch-delay-ms N] [--batches-in-flight N]
  *                           [--pool-size N] [--timeout-s N] [--rounds N] [--webhooks N] [--deliver-after 1]
+ *                           [--soft-bounce-threshold N]
  *
  * `--webhooks N` gives N of the 1,000 accounts a webhook for both change events, pointed at a receiver
  * on loopback, and runs the webhook worker beside the event worker; deliveries are waited for after each
  * service round, outside its timing, and counted. With `--deliver-after 1` the webhook worker runs only
- * then, so the rounds measure what the outbox alone costs the ingest.
+ * then, so the rounds measure what the outbox alone costs the ingest. `--soft-bounce-threshold N` sets
+ * that threshold (7-day window) on every account, so soft bounces are counted as they are written.
  *
  * Each option may also come from the environment (BENCH_EVENTS, BENCH_CONCURRENCY, BENCH_BATCH_SIZE,
  * BENCH_BATCH_DELAY_MS, BENCH_POOL_SIZE, BENCH_TIMEOUT_S). PostgreSQL and Redis are DATABASE_URL
@@ -43,6 +45,7 @@ function readSettings(config: Config): Settings {
     rounds: { flag: 'rounds', env: 'BENCH_ROUNDS', min: 1 },
     webhooks: { flag: 'webhooks', env: 'BENCH_WEBHOOKS', min: 0 },
     deliverAfter: { flag: 'deliver-after', env: 'BENCH_DELIVER_AFTER', min: 0 },
+    softBounceThreshold: { flag: 'soft-bounce-threshold', env: 'BENCH_SOFT_BOUNCE_THRESHOLD', min: 2 },
   });
   return {
     events: options.events ?? 100_000,
@@ -56,6 +59,7 @@ function readSettings(config: Config): Settings {
     rounds: options.rounds ?? INGEST_ROUNDS,
     webhooks: options.webhooks ?? 0,
     deliverBeside: (options.deliverAfter ?? 0) === 0,
+    softBounceThreshold: options.softBounceThreshold ?? null,
   };
 }
 
@@ -97,6 +101,9 @@ async function run(
         `bench:ingest: ${settings.events} events over ${ACCOUNTS} accounts (${info.expected.suppressing} suppressing, ` +
           `${info.expected.suppressions} distinct pairs) in ${settings.rounds} alternating rounds of each; ` +
           `concurrency ${settings.concurrency}, ${batch}, pool ${settings.poolSize}; ` +
+          (settings.softBounceThreshold === null
+            ? ''
+            : `soft-bounce threshold ${settings.softBounceThreshold} in 7 days on every account; `) +
           (settings.webhooks > 0
             ? `webhooks on ${Math.min(settings.webhooks, ACCOUNTS)} accounts, delivering ${settings.deliverBeside ? 'beside the ingest' : 'between rounds'}; `
             : '') +

@@ -25,7 +25,11 @@ export interface ExpectedOutcome {
   events: number;
   /** Events that suppress (complaints and permanent bounces). */
   suppressing: number;
-  /** Distinct (account, normalised email) pairs among suppressing events: the suppressions rows. */
+  /**
+   * The suppressions rows: distinct (account, normalised email) pairs among suppressing events, and,
+   * under a soft-bounce threshold, the other pairs with that many transient bounces (the fixtures'
+   * events all occur within seconds, so within any window).
+   */
   suppressions: number;
 }
 
@@ -118,15 +122,29 @@ export function generateEvents(
   });
 }
 
-/** The rows a correct worker leaves after processing `events` (each once, distinct event ids). */
-export function expectedOutcome(events: readonly SuppressionEventInput[]): ExpectedOutcome {
+/**
+ * The rows a correct worker leaves after processing `events` (each once, distinct event ids), with
+ * the accounts' soft-bounce threshold when they have one.
+ */
+export function expectedOutcome(
+  events: readonly SuppressionEventInput[],
+  softBounceThreshold: number | null = null,
+): ExpectedOutcome {
   const pairs = new Set<string>();
+  const softBounces = new Map<string, number>();
   let suppressing = 0;
   for (const event of events) {
+    const pair = `${event.account_id.toLowerCase()}\n${normalizeEmail(event.email)}`;
     if (event.type === 'complaint' || event.bounce?.type === 'permanent') {
       suppressing += 1;
-      pairs.add(`${event.account_id.toLowerCase()}\n${normalizeEmail(event.email)}`);
+      pairs.add(pair);
+    } else {
+      softBounces.set(pair, (softBounces.get(pair) ?? 0) + 1);
     }
   }
-  return { events: events.length, suppressing, suppressions: pairs.size };
+  const crossed =
+    softBounceThreshold === null
+      ? 0
+      : [...softBounces].filter(([pair, count]) => count >= softBounceThreshold && !pairs.has(pair)).length;
+  return { events: events.length, suppressing, suppressions: pairs.size + crossed };
 }

@@ -50,6 +50,8 @@ export interface Settings {
   webhooks: number;
   /** Whether the webhook worker runs during the ingest (as in a worker process) or only between rounds. */
   deliverBeside: boolean;
+  /** Every account's soft-bounce threshold (window 7 days), or null for none. */
+  softBounceThreshold: number | null;
 }
 
 export interface Phase {
@@ -230,8 +232,14 @@ export async function measureIngest(
   cleanup.push('close database pool', () => db.close());
 
   const accountIds = await beforeDeadline(deadline, createAccounts(db, INGEST_ACCOUNTS));
+  if (settings.softBounceThreshold !== null) {
+    await db.query({
+      text: 'INSERT INTO account_settings (account_id, soft_bounce_threshold) SELECT unnest($1::uuid[]), $2',
+      values: [accountIds, settings.softBounceThreshold],
+    });
+  }
   const events = generateEvents(accountIds, settings.events);
-  const expected = expectedOutcome(events);
+  const expected = expectedOutcome(events, settings.softBounceThreshold);
   onReady({ databaseName: bench.name, expected });
   const subscribed = accountIds.slice(0, Math.min(settings.webhooks, accountIds.length));
   const webhookLoad =
@@ -244,7 +252,10 @@ export async function measureIngest(
   // Deliveries owed after the first n events: one per new entry of a subscribed account.
   const subscribedSet = new Set(subscribed);
   const deliveriesOwed = (n: number): number =>
-    expectedOutcome(events.slice(0, n).filter((event) => subscribedSet.has(event.account_id))).suppressions;
+    expectedOutcome(
+      events.slice(0, n).filter((event) => subscribedSet.has(event.account_id)),
+      settings.softBounceThreshold,
+    ).suppressions;
 
   const rounds = Math.max(1, Math.min(settings.rounds, events.length));
   const sliceSize = Math.ceil(events.length / rounds);
@@ -278,7 +289,10 @@ export async function measureIngest(
   const service = combinePhases(serviceRounds);
   const last = webhookRounds[webhookRounds.length - 1];
   const webhooks = last && { ...last, drainMs: webhookRounds.reduce((sum, figures) => sum + figures.drainMs, 0) };
-  const { problems, warnings } = await beforeDeadline(deadline, verifyIngest(db, expected));
+  const { problems, warnings } = await beforeDeadline(
+    deadline,
+    verifyIngest(db, expected, settings.softBounceThreshold !== null),
+  );
   // Every new entry is announced once: as many distinct deliveries as entries.
   if (webhooks && webhooks.delivered !== webhooks.expected) {
     problems.push(`webhook deliveries: ${webhooks.delivered}, expected ${webhooks.expected}`);

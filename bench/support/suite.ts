@@ -153,6 +153,7 @@ export async function runSuite(
         rounds: sizes.ingestRounds,
         webhooks: 0,
         deliverBeside: true,
+        softBounceThreshold: null,
       },
       logger,
       deadline,
