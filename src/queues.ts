@@ -24,3 +24,6 @@ export const BATCHES_QUEUE = 'suppression-batches';
 export const KEEP_BATCH_RESULTS = { age: DAY_SECONDS };
 /** Addresses or ids in one batch job. */
 export const MAX_BATCH_JOB_ENTRIES = 10_000;
+
+/** Periodic housekeeping jobs (the expiry sweep), run by the maintenance worker one at a time. */
+export const MAINTENANCE_QUEUE = 'suppression-maintenance';

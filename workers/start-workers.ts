@@ -4,6 +4,7 @@ import { createRedis } from '../src/redis.js';
 import type { Runtime } from '../src/runtime.js';
 import { startBatchWorker } from './batch-worker.js';
 import { startEventWorker } from './event-worker.js';
+import { startMaintenanceWorker } from './maintenance-worker.js';
 import { startWebhookWorker } from './webhook-worker.js';
 
 export interface RunningWorkers {
@@ -19,10 +20,16 @@ interface Started {
 export async function startWorkers({ config, logger, db, metrics }: Runtime): Promise<RunningWorkers> {
   const connection = createRedis(config.REDIS_URL, 'worker');
   const prefix = config.QUEUE_PREFIX;
-  const starters: Record<WorkerKind, () => Started> = {
-    events: () => startEventWorker({ db, logger, connection, prefix, concurrency: config.WORKER_CONCURRENCY, metrics }),
-    batches: () => startBatchWorker({ db, logger, connection, prefix, metrics }),
-    webhooks: () =>
+  const starters: Record<WorkerKind, () => Started[]> = {
+    events: () => [
+      startEventWorker({ db, logger, connection, prefix, concurrency: config.WORKER_CONCURRENCY, metrics }),
+    ],
+    // Maintenance is light and periodic: it rides along with the batches, which also write in bulk.
+    batches: () => [
+      startBatchWorker({ db, logger, connection, prefix, metrics }),
+      startMaintenanceWorker({ db, logger, connection, prefix }),
+    ],
+    webhooks: () => [
       startWebhookWorker({
         db,
         logger,
@@ -32,8 +39,9 @@ export async function startWorkers({ config, logger, db, metrics }: Runtime): Pr
         allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
         metrics,
       }),
+    ],
   };
-  const running = config.WORKERS.map((kind) => starters[kind]());
+  const running = config.WORKERS.flatMap((kind) => starters[kind]());
   await Promise.all(running.map((started) => started.worker.waitUntilReady()));
   logger.info(
     { workers: config.WORKERS, concurrency: config.WORKER_CONCURRENCY, prefix },

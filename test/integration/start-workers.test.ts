@@ -4,7 +4,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createMetrics } from '../../src/metrics.js';
-import { BATCHES_QUEUE, EVENTS_QUEUE } from '../../src/queues.js';
+import { BATCHES_QUEUE, EVENTS_QUEUE, MAINTENANCE_QUEUE } from '../../src/queues.js';
 import { WEBHOOK_DELIVERIES_QUEUE } from '../../src/webhooks/delivery-queue.js';
 import { startWorkers } from '../../workers/start-workers.js';
 import { useTestDatabase } from '../support/test-database.js';
@@ -20,7 +20,7 @@ afterAll(async () => {
 /** How many workers are connected to each queue under this prefix. */
 async function workersPerQueue(prefix: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const name of [EVENTS_QUEUE, BATCHES_QUEUE, WEBHOOK_DELIVERIES_QUEUE]) {
+  for (const name of [EVENTS_QUEUE, BATCHES_QUEUE, MAINTENANCE_QUEUE, WEBHOOK_DELIVERIES_QUEUE]) {
     const queue = new Queue(name, { connection: { url: inject('redisUrl') }, prefix });
     queues.push(queue);
     counts[name] = (await queue.getWorkers()).length;
@@ -30,9 +30,14 @@ async function workersPerQueue(prefix: string): Promise<Record<string, number>> 
 
 describe('which workers a process runs', () => {
   it.each([
-    ['events,batches', { [EVENTS_QUEUE]: 1, [BATCHES_QUEUE]: 1, [WEBHOOK_DELIVERIES_QUEUE]: 0 }],
-    ['webhooks', { [EVENTS_QUEUE]: 0, [BATCHES_QUEUE]: 0, [WEBHOOK_DELIVERIES_QUEUE]: 1 }],
-    ['', { [EVENTS_QUEUE]: 1, [BATCHES_QUEUE]: 1, [WEBHOOK_DELIVERIES_QUEUE]: 1 }],
+    // The maintenance worker (the expiry sweep) runs wherever the batch worker does.
+    [
+      'events,batches',
+      { [EVENTS_QUEUE]: 1, [BATCHES_QUEUE]: 1, [MAINTENANCE_QUEUE]: 1, [WEBHOOK_DELIVERIES_QUEUE]: 0 },
+    ],
+    ['events', { [EVENTS_QUEUE]: 1, [BATCHES_QUEUE]: 0, [MAINTENANCE_QUEUE]: 0, [WEBHOOK_DELIVERIES_QUEUE]: 0 }],
+    ['webhooks', { [EVENTS_QUEUE]: 0, [BATCHES_QUEUE]: 0, [MAINTENANCE_QUEUE]: 0, [WEBHOOK_DELIVERIES_QUEUE]: 1 }],
+    ['', { [EVENTS_QUEUE]: 1, [BATCHES_QUEUE]: 1, [MAINTENANCE_QUEUE]: 1, [WEBHOOK_DELIVERIES_QUEUE]: 1 }],
   ])('when WORKERS is "%s", then exactly those queues have a worker', async (workers, expected) => {
     const prefix = `test-${randomBytes(5).toString('hex')}`;
     const config = loadConfig({

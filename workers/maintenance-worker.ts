@@ -1,0 +1,70 @@
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Database } from '../src/db/database.js';
+import type { Logger } from '../src/logger.js';
+import {
+  EXPIRE_ENTRIES_JOB,
+  EXPIRY_EVERY_MS,
+  runExpiry,
+  scheduleExpiry,
+  type ExpiryResult,
+  type ExpiryRunOptions,
+} from '../src/policy/expire.js';
+import { MAINTENANCE_QUEUE } from '../src/queues.js';
+
+export interface MaintenanceWorkerOptions {
+  db: Database;
+  logger: Logger;
+  /** A connection with `maxRetriesPerRequest: null`; BullMQ duplicates it for blocking reads. */
+  connection: Redis;
+  prefix: string;
+  /** How often the expiry sweep runs (default every minute). */
+  expiryEveryMs?: number;
+  /** The sweep's batch size and batches per run. */
+  expiry?: Omit<ExpiryRunOptions, 'signal'>;
+}
+
+export interface MaintenanceWorker {
+  worker: Worker<unknown, ExpiryResult>;
+  /** Settles once the sweep's scheduler is registered (or registering it failed, which is logged). */
+  scheduled: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Runs the periodic maintenance jobs, and keeps their schedulers registered. */
+export function startMaintenanceWorker(options: MaintenanceWorkerOptions): MaintenanceWorker {
+  const { db, logger } = options;
+  const closing = new AbortController();
+  const worker = new Worker<unknown, ExpiryResult>(
+    MAINTENANCE_QUEUE,
+    async (job) => {
+      if (job.name !== EXPIRE_ENTRIES_JOB) throw new UnrecoverableError(`unknown maintenance job ${job.name}`);
+      const result = await runExpiry(db, { ...options.expiry, signal: closing.signal });
+      if (result.removed > 0) logger.info({ removed: result.removed }, 'expired entries removed');
+      return result;
+    },
+    // A sweep at a time per process; runners in other processes skip each other's rows.
+    { connection: options.connection, prefix: options.prefix, concurrency: 1 },
+  );
+  worker.on('failed', (job, error) => {
+    if (job) logger.warn({ jobId: job.id, name: job.name, reason: error.message }, 'maintenance job failed');
+  });
+  worker.on('error', (error) => logger.error({ err: error }, 'maintenance worker error'));
+
+  const queue = new Queue(MAINTENANCE_QUEUE, { connection: options.connection, prefix: options.prefix });
+  queue.on('error', (error) => logger.warn({ err: error }, 'maintenance queue error'));
+  const scheduled = scheduleExpiry(queue, options.expiryEveryMs ?? EXPIRY_EVERY_MS).catch((error: unknown) =>
+    logger.error({ err: error }, 'could not register the expiry scheduler'),
+  );
+
+  return {
+    worker,
+    scheduled,
+    async close() {
+      closing.abort();
+      await worker.close();
+      await scheduled;
+      await queue.close();
+    },
+  };
+}
