@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { hasUsableApiKey } from '../src/db/api-key-repository.js';
 import { createEventProducer } from '../src/events/event-producer.js';
-import { BATCHES_QUEUE, EVENTS_QUEUE } from '../src/queues.js';
+import { BATCHES_QUEUE, EVENTS_QUEUE, MAINTENANCE_QUEUE } from '../src/queues.js';
 import { createRedis } from '../src/redis.js';
 import { createDeliveryQueue, queueDeliveries } from '../src/webhooks/delivery-queue.js';
 import type { Runtime } from '../src/runtime.js';
@@ -18,7 +18,9 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
   const deliveryQueue = createDeliveryQueue(redis, config.QUEUE_PREFIX);
   // Queue depth in /metrics and the dashboard read every queue over the same fail-fast client.
   const queues: Queue[] = [
-    ...[EVENTS_QUEUE, BATCHES_QUEUE].map((name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX })),
+    ...[EVENTS_QUEUE, BATCHES_QUEUE, MAINTENANCE_QUEUE].map(
+      (name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX }),
+    ),
     deliveryQueue,
   ];
   for (const queue of queues)

@@ -65,8 +65,9 @@ const configSchema = z.object({
     .transform((value) => value === 'true')
     .default(false),
   /**
-   * The workers a worker process (or `npm start`) runs: a comma list of `events`, `batches` and
-   * `webhooks`. Deliveries cost CPU; at volume they go to processes of their own, off the ingest's.
+   * The workers a worker process (or `npm start`) runs: a comma list of `events`, `batches` (with the
+   * maintenance worker, which runs the expiry sweep) and `webhooks`. Deliveries cost CPU; at volume
+   * they go to processes of their own, off the ingest's.
    */
   WORKERS: z
     .string()

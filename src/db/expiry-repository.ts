@@ -1,41 +1,36 @@
 import type { Queryable } from './database.js';
 
 /**
- * One probe of suppressions_account_created_at_idx per account with an expiry set, in account order:
- * the index range is what is older than the account's shortest expiry, and each entry in it is
- * taken when it is as old as its own origin's expiry (the CASE is null, so never, for an origin
- * without one). Entries of longer-lived origins inside the range are read and passed over on every
- * run; the suppressions_account_origin_id_idx alternative would read every entry of each expiring
- * origin instead, expired or not.
+ * One probe of suppressions_account_origin_created_at_idx per (account, origin) with an expiry: the
+ * range read is exactly what has expired, oldest first, so nothing that stays is read on any run.
  *
- * The LIMIT inside the probe sits above its row locks, so entries another runner (or an API removal)
+ * The LIMIT inside a probe sits above its row locks, so entries another runner (or an API removal)
  * holds are skipped without counting, and the outer LIMIT stops the probes as soon as a batch is
- * found: nothing past it is read or locked. Locks are taken in (account, creation) order. The audit
- * rows are written by the same statement, so an entry never leaves without its record; the delete
- * fires the outbox trigger, which announces suppression.removed.
+ * found: nothing past it is read or locked (SKIP LOCKED never waits, so the order of the locks does
+ * not matter). The audit rows are written by the same statement, so an entry never leaves without
+ * its record; the delete fires the outbox trigger, which announces suppression.removed.
  */
 const EXPIRE_SQL = `
-WITH expired AS (
-  SELECT entry.account_id, entry.id
+WITH rules AS (
+  SELECT settings.account_id, rule.origin, rule.days
   FROM account_settings settings
+  CROSS JOIN LATERAL (VALUES
+    ('bounce', settings.expire_bounce_after_days),
+    ('complaint', settings.expire_complaint_after_days),
+    ('manual', settings.expire_manual_after_days)
+  ) AS rule(origin, days)
+  WHERE rule.days IS NOT NULL
+), expired AS (
+  SELECT entry.account_id, entry.id
+  FROM rules
   CROSS JOIN LATERAL (
     SELECT s.account_id, s.id FROM suppressions s
-    WHERE s.account_id = settings.account_id
-      AND s.created_at <= now() - make_interval(days => LEAST(
-        settings.expire_bounce_after_days, settings.expire_complaint_after_days, settings.expire_manual_after_days))
-      AND s.created_at <= now() - make_interval(days => CASE s.origin
-        WHEN 'bounce' THEN settings.expire_bounce_after_days
-        WHEN 'complaint' THEN settings.expire_complaint_after_days
-        WHEN 'manual' THEN settings.expire_manual_after_days
-      END)
+    WHERE s.account_id = rules.account_id AND s.origin = rules.origin
+      AND s.created_at <= now() - make_interval(days => rules.days)
     ORDER BY s.created_at
     LIMIT $1
     FOR UPDATE SKIP LOCKED
   ) AS entry
-  WHERE COALESCE(
-    settings.expire_bounce_after_days, settings.expire_complaint_after_days, settings.expire_manual_after_days
-  ) IS NOT NULL
-  ORDER BY settings.account_id
   LIMIT $1
 ), deleted AS (
   DELETE FROM suppressions s USING expired

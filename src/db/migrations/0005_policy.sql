@@ -18,8 +18,10 @@ ALTER TABLE suppressions ALTER COLUMN email TYPE text COLLATE "C";
 
 -- Search by domain, newest first.
 CREATE INDEX suppressions_account_domain_id_idx ON suppressions (account_id, (split_part(email, '@', 2)), id DESC);
--- Search by creation time, and the expiry sweep (entries of an account older than a cutoff).
+-- Search by creation time.
 CREATE INDEX suppressions_account_created_at_idx ON suppressions (account_id, created_at);
+-- The expiry sweep: an account's entries of one origin older than that origin's cutoff, oldest first.
+CREATE INDEX suppressions_account_origin_created_at_idx ON suppressions (account_id, origin, created_at);
 
 -- An address's history (newest first), and the count of its soft bounces within a window.
 CREATE INDEX suppression_events_account_email_idx ON suppression_events (account_id, email);
@@ -42,6 +44,7 @@ ALTER TABLE suppression_events ADD CONSTRAINT suppression_events_outcome_check C
 );
 ALTER TABLE suppression_events DROP COLUMN removal_reason;
 DROP INDEX suppression_events_account_email_idx;
+DROP INDEX suppressions_account_origin_created_at_idx;
 DROP INDEX suppressions_account_created_at_idx;
 DROP INDEX suppressions_account_domain_id_idx;
 ALTER TABLE suppressions ALTER COLUMN email TYPE text;
