@@ -191,7 +191,7 @@ describe('racing workers', () => {
       recordEventBatch(workers.database.db, right),
     ]);
 
-    const crossings = [...a!, ...b!].filter((result) => result.outcome === 'suppressed_soft_bounce_threshold');
+    const crossings = [...a, ...b].filter((result) => result.outcome === 'suppressed_soft_bounce_threshold');
     expect(crossings).toHaveLength(20);
     for (const email of emails) {
       expect(
