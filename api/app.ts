@@ -21,6 +21,7 @@ import { apiSecurityHeaders, noStore } from './middleware/security-headers.js';
 import { docsRouter } from './routes/docs.js';
 import { opsRouter } from './routes/ops.js';
 import { FEEDS_PATH, feedsRouter } from './routes/feeds.js';
+import { SETTINGS_PATH, settingsRouter } from './routes/settings.js';
 import { isSendingRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './routes/suppressions.js';
 import { WEBHOOKS_PATH, webhooksRouter } from './routes/webhooks.js';
 
@@ -128,6 +129,18 @@ export function createApp(options: AppOptions): Express {
         onlyFor(['POST', 'PATCH'], [express.json({ limit: bodyLimit, strict: true }), ...idempotent]),
       ],
     ),
+  );
+
+  // An account's policy: `full_access` keys only, as for webhooks. Only PATCH carries a body, and
+  // there is no POST for an idempotency key to guard.
+  app.use(
+    SETTINGS_PATH,
+    settingsRouter(options.db, [
+      noStore,
+      authenticate(authentication),
+      ...rateLimited,
+      onlyFor(['PATCH'], [express.json({ limit: bodyLimit, strict: true })]),
+    ]),
   );
 
   app.use(

@@ -7,6 +7,7 @@ import { exportCommand } from './commands/export.js';
 import { feedsCommand } from './commands/feeds.js';
 import { keysCommand } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
+import { settingsCommand } from './commands/settings.js';
 import { startCommand } from './commands/start.js';
 import { webhooksCommand } from './commands/webhooks.js';
 
@@ -17,6 +18,7 @@ const program = new Command('suppression-list')
   .addCommand(keysCommand())
   .addCommand(feedsCommand())
   .addCommand(webhooksCommand())
+  .addCommand(settingsCommand())
   .addCommand(eventsCommand())
   .addCommand(importCommand())
   .addCommand(removeCommand())

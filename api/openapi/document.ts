@@ -26,6 +26,7 @@ import {
   suppressionRefSchema,
   suppressionSchema,
 } from './schemas.js';
+import { settingsRoutes } from './settings-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 const json = 'application/json';
@@ -238,6 +239,7 @@ export const routes: RouteConfig[] = [
     },
   },
   ...webhookRoutes,
+  ...settingsRoutes,
   {
     method: 'post',
     path: '/feeds/{feed_id}',
@@ -398,6 +400,11 @@ export function openApiDocument(): OpenApiDocument {
         name: 'Webhooks',
         description:
           'Change events of the account’s list, posted to endpoints of its own and signed as Resend signs its webhooks; see docs/webhooks.md.',
+      },
+      {
+        name: 'Settings',
+        description:
+          'The account’s suppression policy: a soft-bounce threshold and expiry per origin; see docs/events.md.',
       },
       { name: 'Operations', description: 'Health, metrics and this reference; no API key.' },
     ],

@@ -1,0 +1,101 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import {
+  DEFAULT_SETTINGS,
+  EXPIRE_AFTER_DAYS,
+  SOFT_BOUNCE_THRESHOLD,
+  SOFT_BOUNCE_WINDOW_DAYS,
+} from '../../src/policy/settings.js';
+import { updateSettingsBodySchema } from '../settings-schemas.js';
+import { rateLimitHeaders } from './headers.js';
+import { AUTHENTICATED_ERRORS, errorResponses } from './responses.js';
+
+const json = 'application/json';
+const security = [{ bearerAuth: [] }];
+const tags = ['Settings'];
+
+const within = (bounds: { min: number; max: number }) => z.int().min(bounds.min).max(bounds.max);
+const expiryDays = within(EXPIRE_AFTER_DAYS).nullable();
+
+/** The answer of both operations; `.strict()` as in schemas.ts, so an example with an unknown field fails. */
+export const settingsSchema = z
+  .object({
+    object: z.literal('suppression_settings'),
+    soft_bounce_threshold: within(SOFT_BOUNCE_THRESHOLD).nullable().meta({
+      description:
+        'Transient or undetermined bounces of an address within the window that suppress it; `null`: they never do.',
+    }),
+    soft_bounce_window_days: within(SOFT_BOUNCE_WINDOW_DAYS).meta({
+      description: 'The window the soft bounces are counted over, in days.',
+    }),
+    expire_after_days: z
+      .object({ bounce: expiryDays, complaint: expiryDays, manual: expiryDays })
+      .strict()
+      .meta({ description: 'Days after its creation that an entry of each origin is removed; `null`: never.' }),
+  })
+  .strict()
+  .meta({ id: 'SuppressionSettings' });
+
+const defaults = { object: 'suppression_settings', ...DEFAULT_SETTINGS };
+const changed = {
+  object: 'suppression_settings',
+  soft_bounce_threshold: 3,
+  soft_bounce_window_days: 7,
+  expire_after_days: { bounce: 30, complaint: null, manual: null },
+};
+
+function answer(description: string, example: unknown) {
+  return { description, headers: rateLimitHeaders, content: { [json]: { schema: settingsSchema, example } } };
+}
+
+const errors = (...extra: Parameters<typeof errorResponses>) => errorResponses(...extra, ...AUTHENTICATED_ERRORS);
+
+/** `GET` and `PATCH /settings/suppressions`: the account's suppression policy. */
+export const settingsRoutes: RouteConfig[] = [
+  {
+    method: 'get',
+    path: '/settings/suppressions',
+    operationId: 'getSuppressionSettings',
+    tags,
+    summary: 'Retrieve the account’s suppression settings',
+    description:
+      'An account that never changed them has the defaults: no soft-bounce threshold, a 7-day window, and entries that never expire.',
+    security,
+    responses: {
+      200: answer('The settings.', defaults),
+      ...errors(),
+    },
+  },
+  {
+    method: 'patch',
+    path: '/settings/suppressions',
+    operationId: 'updateSuppressionSettings',
+    tags,
+    summary: 'Change some of the account’s suppression settings',
+    description:
+      'Any of the settings, and any origin of `expire_after_days`; those left out keep their values, and `null` turns a threshold or an expiry off. Unknown keys are refused.',
+    security,
+    request: {
+      body: {
+        required: true,
+        content: {
+          [json]: {
+            schema: updateSettingsBodySchema,
+            examples: {
+              threshold: { summary: 'Suppress after 3 soft bounces in a week', value: { soft_bounce_threshold: 3 } },
+              expiry: { summary: 'Bounces leave the list after 30 days', value: { expire_after_days: { bounce: 30 } } },
+              off: {
+                summary: 'No threshold, and bounces never expire',
+                value: { soft_bounce_threshold: null, expire_after_days: { bounce: null } },
+              },
+            },
+          },
+        },
+      },
+    },
+    responses: {
+      200: answer('The settings as they now are, every field included.', changed),
+      ...errors('payload_too_large'),
+    },
+  },
+];

@@ -1,0 +1,41 @@
+import { Router, type RequestHandler, type Response } from 'express';
+import type { Database } from '../../src/db/database.js';
+import { getSettings, updateSettings } from '../../src/db/settings-repository.js';
+import type { SuppressionSettings } from '../../src/policy/settings.js';
+import { callerOf } from '../middleware/authenticate.js';
+import { methodNotAllowed } from '../middleware/errors.js';
+import { namedRoute } from '../middleware/route-pattern.js';
+import { updateSettingsBodySchema } from '../settings-schemas.js';
+import { parseInput } from '../validation.js';
+
+/** Where `settingsRouter` is mounted. */
+export const SETTINGS_PATH = '/settings';
+
+function toResource(settings: SuppressionSettings) {
+  return { object: 'suppression_settings' as const, ...settings };
+}
+
+function accountOf(res: Response): string {
+  return callerOf(res).accountId;
+}
+
+/**
+ * The account's suppression settings at `/settings/suppressions`. `guards` (authentication, rate
+ * limiting, body parsing) run first for every request that reaches the router.
+ */
+export function settingsRouter(db: Database, guards: readonly RequestHandler[] = []): Router {
+  const router = Router();
+  if (guards.length > 0) router.use(...guards);
+
+  namedRoute(router, SETTINGS_PATH, '/suppressions')
+    .get(async (_req, res) => {
+      res.json(toResource(await getSettings(db, accountOf(res))));
+    })
+    .patch(async (req, res) => {
+      const change = parseInput(updateSettingsBodySchema, req.body);
+      res.json(toResource(await updateSettings(db, accountOf(res), change)));
+    })
+    .all(methodNotAllowed('GET', 'PATCH'));
+
+  return router;
+}

@@ -1,0 +1,131 @@
+import { Command } from 'commander';
+import type { Account } from '../../src/db/account-repository.js';
+import { getSettings, updateSettings } from '../../src/db/settings-repository.js';
+import { ORIGINS, type Origin } from '../../src/domain/suppression.js';
+import type { SettingsChange, SuppressionSettings } from '../../src/policy/settings.js';
+import { updateSettingsBodySchema } from '../../api/settings-schemas.js';
+import { parseInput } from '../../api/validation.js';
+import { findListAccount } from '../lists/list-account.js';
+import { withRuntime } from '../with-runtime.js';
+
+interface SetOptions {
+  account: string;
+  softBounceThreshold?: string;
+  softBounceWindowDays?: string;
+  expireBounceAfterDays?: string;
+  expireComplaintAfterDays?: string;
+  expireManualAfterDays?: string;
+  json?: boolean;
+}
+
+const EXPIRY_OPTIONS: Record<Origin, 'expireBounceAfterDays' | 'expireComplaintAfterDays' | 'expireManualAfterDays'> = {
+  bounce: 'expireBounceAfterDays',
+  complaint: 'expireComplaintAfterDays',
+  manual: 'expireManualAfterDays',
+};
+
+const NUMBER = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)$/;
+
+/**
+ * An option's text as the API would get it: the word for "none" is null, a number is a number, and
+ * anything else stays a string, so that the API's rules refuse it with the API's own message.
+ */
+function valueOf(text: string, none?: string): unknown {
+  if (none !== undefined && text === none) return null;
+  return NUMBER.test(text) ? Number(text) : text;
+}
+
+/** The change the options ask for, checked by the rules `PATCH /settings/suppressions` applies. */
+function changeOf(options: SetOptions): SettingsChange {
+  const change: Record<string, unknown> = {};
+  const expiry: Record<string, unknown> = {};
+  if (options.softBounceThreshold !== undefined)
+    change['soft_bounce_threshold'] = valueOf(options.softBounceThreshold, 'off');
+  if (options.softBounceWindowDays !== undefined)
+    change['soft_bounce_window_days'] = valueOf(options.softBounceWindowDays);
+  for (const origin of ORIGINS) {
+    const text = options[EXPIRY_OPTIONS[origin]];
+    if (text !== undefined) expiry[origin] = valueOf(text, 'never');
+  }
+  if (Object.keys(expiry).length > 0) change['expire_after_days'] = expiry;
+  if (Object.keys(change).length === 0)
+    throw new Error(
+      'Give at least one of --soft-bounce-threshold, --soft-bounce-window-days, --expire-bounce-after-days, --expire-complaint-after-days or --expire-manual-after-days.',
+    );
+  return parseInput(updateSettingsBodySchema, change);
+}
+
+function settingsJson(account: Account, settings: SuppressionSettings): string {
+  return `${JSON.stringify({ account_id: account.id, account: account.name, ...settings })}\n`;
+}
+
+function settingsText(title: string, settings: SuppressionSettings): string {
+  const rows: [string, string][] = [
+    ['soft_bounce_threshold', settings.soft_bounce_threshold === null ? 'off' : String(settings.soft_bounce_threshold)],
+    ['soft_bounce_window_days', String(settings.soft_bounce_window_days)],
+    ...ORIGINS.map((origin): [string, string] => {
+      const days = settings.expire_after_days[origin];
+      return [`expire_after_days.${origin}`, days === null ? 'never' : String(days)];
+    }),
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return [title, ...rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`)].join('\n') + '\n';
+}
+
+export function settingsCommand(): Command {
+  const settings = new Command('settings').description(
+    "show and change an account's suppression settings (soft-bounce threshold, expiry)",
+  );
+
+  settings
+    .command('show')
+    .description("show an account's suppression settings (the defaults when it never changed them)")
+    .requiredOption('--account <name-or-id>', 'the account')
+    .option(
+      '--json',
+      'print one JSON line: {"account_id","account","soft_bounce_threshold","soft_bounce_window_days","expire_after_days"}',
+    )
+    .action(async (options: { account: string; json?: boolean }) => {
+      await withRuntime(async ({ db }) => {
+        const account = await findListAccount(db, options.account);
+        const current = await getSettings(db, account.id);
+        process.stdout.write(
+          options.json
+            ? settingsJson(account, current)
+            : settingsText(`Suppression settings of account "${account.name}" (${account.id}):`, current),
+        );
+      });
+    });
+
+  settings
+    .command('set')
+    .description("change some of an account's suppression settings; those not given keep their values")
+    .requiredOption('--account <name-or-id>', 'the account')
+    .option('--soft-bounce-threshold <n|off>', 'soft bounces within the window that suppress an address (2-100)')
+    .option('--soft-bounce-window-days <n>', 'the window soft bounces are counted over, in days (1-365)')
+    .option('--expire-bounce-after-days <n|never>', 'days after which bounce entries leave the list (1-3650)')
+    .option('--expire-complaint-after-days <n|never>', 'days after which complaint entries leave the list (1-3650)')
+    .option('--expire-manual-after-days <n|never>', 'days after which manual entries leave the list (1-3650)')
+    .option('--json', 'print the resulting settings as one JSON line, as `settings show --json` does')
+    .addHelpText(
+      'after',
+      `
+Values are checked as PATCH /settings/suppressions checks them, with the same messages; there
+"off" and "never" are null. What the threshold and expiry do: docs/events.md.
+`,
+    )
+    .action(async (options: SetOptions) => {
+      const change = changeOf(options);
+      await withRuntime(async ({ db }) => {
+        const account = await findListAccount(db, options.account);
+        const updated = await updateSettings(db, account.id, change);
+        process.stdout.write(
+          options.json
+            ? settingsJson(account, updated)
+            : settingsText(`Updated the suppression settings of account "${account.name}" (${account.id}):`, updated),
+        );
+      });
+    });
+
+  return settings;
+}
