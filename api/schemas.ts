@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeDomain, parseEmailFilter } from '../src/domain/email-search.js';
 import { UUID_PATTERN } from '../src/domain/ids.js';
 import { ORIGINS } from '../src/domain/suppression.js';
 
@@ -26,6 +27,30 @@ const pageSize = z
 
 const origin = z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}.` });
 
+const emailFilter = z.string({ error: 'must be a string.' }).transform((raw, context) => {
+  const filter = parseEmailFilter(raw);
+  if ('problem' in filter) {
+    context.addIssue({ code: 'custom', message: `${filter.problem}.` });
+    return z.NEVER;
+  }
+  return filter;
+});
+
+const domainFilter = z.string({ error: 'must be a string.' }).transform((raw, context) => {
+  const domain = normalizeDomain(raw);
+  if (domain === null) {
+    context.addIssue({ code: 'custom', message: 'must be a domain name, such as `example.com`.' });
+    return z.NEVER;
+  }
+  return domain;
+});
+
+// Compared as a Date, to the millisecond: `created_at` is shown to the millisecond, so an entry's
+// own `created_at` given as `created_after` leaves that entry out.
+const timestamp = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 timestamp with a time zone, such as `2026-03-14T09:26:53Z`.' })
+  .transform((value) => new Date(value));
+
 export const listQuerySchema = z
   .object({
     limit: pageSize.default(DEFAULT_PAGE_SIZE).meta({
@@ -42,6 +67,57 @@ export const listQuerySchema = z
       example: '019cebab-9165-711e-8683-335430abe2ad',
     }),
     origin: origin.optional().meta({ description: 'Only entries of this origin.', example: 'bounce' }),
+    email: emailFilter.optional().meta({
+      description:
+        'Only this address (trimmed, compared case-insensitively), or, ending in `*`, the addresses that start with what comes before it (`jane*`, `jane@exa*`). Percent-encode `+` as `%2B`.',
+      example: 'jane*',
+    }),
+    domain: domainFilter.optional().meta({
+      description: 'Only addresses of this domain, exactly (`example.com` does not match `mail.example.com`).',
+      example: 'example.com',
+    }),
+    created_after: timestamp.optional().meta({
+      description: 'Only entries created after this moment (exclusive), compared to the millisecond.',
+      example: '2026-03-14T00:00:00Z',
+    }),
+    created_before: timestamp.optional().meta({
+      description: 'Only entries created before this moment (exclusive), compared to the millisecond.',
+      example: '2026-03-15T00:00:00+01:00',
+    }),
+  })
+  .refine((query) => query.after === undefined || query.before === undefined, {
+    error: '`after` and `before` cannot be used together.',
+  })
+  .refine(
+    (query) =>
+      query.created_after === undefined ||
+      query.created_before === undefined ||
+      query.created_after < query.created_before,
+    { error: 'must be earlier than `created_before`.', path: ['created_after'] },
+  );
+
+const eventIdProblem = 'must be an event id (1 to 255 characters).';
+
+/** An audit record's id: whatever the upstream sent (1 to 255 characters), or one of ours for a removal. */
+const eventCursor = z
+  .string({ error: 'must be a string.' })
+  .min(1, { error: eventIdProblem })
+  .max(255, { error: eventIdProblem })
+  // PostgreSQL text cannot hold NUL: such a value names no event, and is refused before it is sent.
+  .refine((id) => !id.includes('\u0000'), { error: eventIdProblem });
+
+export const historyQuerySchema = z
+  .object({
+    limit: listQuerySchema.shape.limit,
+    after: eventCursor.optional().meta({
+      description:
+        "An `event_id` of this address's history: the page of records just older than it. Not with `before`.",
+      example: 'ses-0102018f5e2c9b1a-7d1c',
+    }),
+    before: eventCursor.optional().meta({
+      description: "An `event_id` of this address's history: the page of records just newer than it. Not with `after`.",
+      example: '019cebab-9165-711e-8683-335430abe2ad',
+    }),
   })
   .refine((query) => query.after === undefined || query.before === undefined, {
     error: '`after` and `before` cannot be used together.',

@@ -4,14 +4,22 @@ import {
   batchAddBodySchema,
   batchRemoveBodySchema,
   checkBodySchema,
+  historyQuerySchema,
   listQuerySchema,
   MAX_BATCH_ITEMS,
   MAX_CHECK_ITEMS,
 } from '../schemas.js';
-import { exampleFeedBodies, exampleIds, exampleManualSuppression, exampleSuppression } from './examples.js';
+import {
+  exampleFeedBodies,
+  exampleHistory,
+  exampleIds,
+  exampleManualSuppression,
+  exampleSuppression,
+} from './examples.js';
 import { idempotencyHeaders, rateLimitHeaders } from './headers.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './responses.js';
 import {
+  auditRecordListSchema,
   batchAddResultSchema,
   batchRemoveResultSchema,
   checkResultSchema,
@@ -41,7 +49,7 @@ export const routes: RouteConfig[] = [
     tags: ['Suppressions'],
     summary: 'List suppressions',
     description:
-      'Newest first. `after` pages towards older entries, `before` towards newer ones; the cursor entry is excluded.',
+      'Newest first. `after` pages towards older entries, `before` towards newer ones; the cursor entry is excluded. The filters (`origin`, `email`, `domain`, `created_after`, `created_before`) combine with each other and with the cursors.',
     security,
     request: { query: listQuerySchema },
     responses: {
@@ -95,6 +103,30 @@ export const routes: RouteConfig[] = [
         description: 'The suppression.',
         headers: rateLimitHeaders,
         content: { [json]: { schema: suppressionSchema, example: exampleSuppression } },
+      },
+      ...errorResponses('not_found', ...AUTHENTICATED_ERRORS),
+    },
+  },
+  {
+    method: 'get',
+    path: '/suppressions/{suppression}/events',
+    operationId: 'listSuppressionEvents',
+    tags: ['Suppressions'],
+    summary: 'The history of an address: its bounces, complaints and removals',
+    description:
+      'The audit records of the address, newest first (by the time they were recorded). An address is found whether or not it is on the list now; an id, through its entry, or, once the entry is removed, through the records that name it. `after` pages towards older records, `before` towards newer ones; a cursor is an `event_id` of this history.',
+    security,
+    request: { params: suppressionParamsSchema, query: historyQuerySchema },
+    responses: {
+      200: {
+        description: 'A page of the address’s audit records.',
+        headers: rateLimitHeaders,
+        content: {
+          [json]: {
+            schema: auditRecordListSchema,
+            example: { object: 'list', has_more: false, data: exampleHistory },
+          },
+        },
       },
       ...errorResponses('not_found', ...AUTHENTICATED_ERRORS),
     },

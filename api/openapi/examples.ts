@@ -24,6 +24,42 @@ export const exampleManualSuppression = {
   created_at: '2026-03-14T09:26:54.589Z',
 } as const;
 
+/** An address's history: the bounce that added it, then its removal through the API. */
+export const exampleHistory = [
+  {
+    object: 'suppression_event',
+    event_id: '019cebb2-0c1d-7a55-9e0b-6c4f1d2a8e37',
+    type: 'removal',
+    outcome: 'removed',
+    email: 'bounced@example.com',
+    source_id: null,
+    bounce: null,
+    complaint: null,
+    provider_message_id: null,
+    removed_by_key_id: '019ceba0-7f12-7c4e-8d3a-2b9e5f1c0a64',
+    removal_reason: null,
+    suppression_id: exampleIds[0],
+    occurred_at: null,
+    received_at: '2026-03-14T09:34:02.118Z',
+  },
+  {
+    object: 'suppression_event',
+    event_id: 'ses-0102018f5e2c9b1a-7d1c',
+    type: 'bounce',
+    outcome: 'suppressed',
+    email: 'bounced@example.com',
+    source_id: exampleSuppression.source_id,
+    bounce: { type: 'permanent', sub_type: 'general', status: '5.1.1', diagnostic: 'smtp; 550 5.1.1 user unknown' },
+    complaint: null,
+    provider_message_id: null,
+    removed_by_key_id: null,
+    removal_reason: null,
+    suppression_id: exampleIds[0],
+    occurred_at: '2026-03-14T09:26:52.004Z',
+    received_at: exampleSuppression.created_at,
+  },
+] as const;
+
 /** What providers post to a feed: a Resend bounce and a SendGrid batch, as their documentation shows them. */
 export const exampleFeedBodies = {
   resend: {

@@ -40,6 +40,70 @@ export const suppressionListSchema = z
   .strict()
   .meta({ id: 'SuppressionList' });
 
+const nullableText = (description: string) => z.string().nullable().meta({ description });
+
+export const auditRecordSchema = z
+  .object({
+    object: z.literal('suppression_event'),
+    event_id: z.string().meta({
+      description: 'The upstream’s id of a bounce or complaint; for a removal, an id of this service.',
+      example: 'ses-0102018f5e2c9b1a-7d1c',
+    }),
+    type: z.enum(['bounce', 'complaint', 'removal']),
+    outcome: z
+      .enum(['suppressed', 'already_suppressed', 'not_suppressed', 'removed', 'suppressed_soft_bounce_threshold'])
+      .meta({
+        description:
+          'What the record did: added the address (`suppressed`, or `suppressed_soft_bounce_threshold` for the soft bounce that reached the account’s threshold), found it already listed, left it off the list (a soft bounce), or `removed` it.',
+      }),
+    email: z.string().meta({ example: 'bounced@example.com' }),
+    source_id: z.uuid().nullable().meta({ description: 'The email the event was about; `null` for a removal.' }),
+    bounce: z
+      .object({
+        type: nullableText('`permanent`, `transient` or `undetermined`.'),
+        sub_type: nullableText('The mail system’s own classification.'),
+        status: nullableText('The enhanced status code, e.g. `5.1.1`.'),
+        diagnostic: nullableText('The remote server’s answer.'),
+      })
+      .strict()
+      .nullable()
+      .meta({ description: 'For a bounce; otherwise `null`.' }),
+    complaint: z
+      .object({ feedback_type: nullableText('The ARF feedback type, e.g. `abuse`.') })
+      .strict()
+      .nullable()
+      .meta({ description: 'For a complaint; otherwise `null`.' }),
+    provider_message_id: nullableText(
+      'The sending provider’s id for the message, when a provider feed sent the event.',
+    ),
+    removed_by_key_id: z
+      .uuid()
+      .nullable()
+      .meta({ description: 'For a removal through the API: the id of the API key that made it.' }),
+    removal_reason: z.enum(['expired']).nullable().meta({
+      description: '`expired` when the entry expired; `null` when a removal was asked for, and for other records.',
+    }),
+    suppression_id: z.uuid().nullable().meta({ description: 'The entry the record added, found or removed.' }),
+    occurred_at: z.iso
+      .datetime({ precision: 3 })
+      .nullable()
+      .meta({ description: 'When the mail system saw the event; `null` for a removal.' }),
+    received_at: z.iso.datetime({ precision: 3 }).meta({ description: 'When this service recorded it.' }),
+  })
+  .strict()
+  .meta({ id: 'SuppressionEvent', description: 'One record of an address’s audit trail.' });
+
+export const auditRecordListSchema = z
+  .object({
+    object: z.literal('list'),
+    has_more: z
+      .boolean()
+      .meta({ description: 'Whether more records exist beyond this page in the direction of travel.' }),
+    data: z.array(auditRecordSchema).meta({ description: 'Newest first.' }),
+  })
+  .strict()
+  .meta({ id: 'SuppressionEventList' });
+
 export const suppressionRefSchema = z
   .object({ object: z.literal('suppression'), id })
   .strict()

@@ -1,7 +1,10 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Database } from '../../src/db/database.js';
+import { historyAddress, listHistory } from '../../src/db/suppression-history.js';
 import { createSuppressionLookups } from '../../src/db/suppression-lookups.js';
 import { addSuppressions, listSuppressions, removeSuppressions } from '../../src/db/suppression-repository.js';
+import { UnknownCursorError } from '../../src/db/webhook-event-log.js';
+import { toAuditRecordResource } from '../../src/domain/audit-record.js';
 import { emailProblem, normalizeEmail } from '../../src/domain/email.js';
 import { partitionEmails } from '../../src/domain/email-batch.js';
 import { isUuid, newId } from '../../src/domain/ids.js';
@@ -15,6 +18,7 @@ import {
   batchAddBodySchema,
   batchRemoveBodySchema,
   checkBodySchema,
+  historyQuerySchema,
   listQuerySchema,
 } from '../schemas.js';
 import { parseInput } from '../validation.js';
@@ -59,9 +63,10 @@ export function isSendingRequest(req: Request): boolean {
 }
 
 /**
- * The five endpoints (and `POST /suppressions`). `guards` (authentication, rate limiting, body
- * parsing) run first for every request that reaches the router: inside it, rather than as layers
- * of their own on the app's mount path, they cost no path trimming per request.
+ * The five endpoints (and `POST /suppressions`), and an address's history. `guards`
+ * (authentication, rate limiting, body parsing) run first for every request that reaches the
+ * router: inside it, rather than as layers of their own on the app's mount path, they cost no path
+ * trimming per request.
  */
 export function suppressionsRouter(db: Database, guards: readonly RequestHandler[] = []): Router {
   const router = Router();
@@ -110,10 +115,34 @@ export function suppressionsRouter(db: Database, guards: readonly RequestHandler
     })
     .all(methodNotAllowed('GET', 'DELETE'));
 
+  // An address's audit trail: kept after its entry is removed, so `{suppression}` may name a gone entry.
+  route('/:suppression/events')
+    .get(async (req, res) => {
+      const target = pathTarget(req.params.suppression);
+      const query = parseInput(historyQuerySchema, req.query);
+      const accountId = accountOf(res);
+      const email = await historyAddress(db, accountId, target);
+      if (email === null) throw new AppError('not_found');
+      try {
+        const page = await listHistory(db, accountId, email, query);
+        res.json({ object: 'list', has_more: page.hasMore, data: page.records.map(toAuditRecordResource) });
+      } catch (error) {
+        if (error instanceof UnknownCursorError)
+          throw invalidField(error.parameter, "is not an event of this address's history.");
+        throw error;
+      }
+    })
+    .all(methodNotAllowed('GET'));
+
   route('/')
     .get(async (req, res) => {
-      const query = parseInput(listQuerySchema, req.query);
-      const page = await listSuppressions(db, { accountId: accountOf(res), ...query });
+      const { created_after, created_before, ...query } = parseInput(listQuerySchema, req.query);
+      const page = await listSuppressions(db, {
+        accountId: accountOf(res),
+        ...query,
+        createdAfter: created_after,
+        createdBefore: created_before,
+      });
       res.json({ object: 'list', has_more: page.hasMore, data: page.entries.map(toResource) });
     })
     .post(async (req, res) => {

@@ -1,3 +1,4 @@
+import type { EmailFilter } from '../domain/email-search.js';
 import type { Origin, Suppression } from '../domain/suppression.js';
 import { newId } from '../domain/ids.js';
 import type { Queryable } from './database.js';
@@ -28,11 +29,45 @@ export function fromRow(row: SuppressionRow): Suppression {
 export interface ListQuery extends KeysetQuery<string> {
   accountId: string;
   origin?: Origin | undefined;
+  email?: EmailFilter | undefined;
+  domain?: string | undefined;
+  /** Exclusive bounds on `created_at`, to the millisecond (see `filterConditions`). */
+  createdAfter?: Date | undefined;
+  createdBefore?: Date | undefined;
 }
 
 export interface Page {
   entries: Suppression[];
   hasMore: boolean;
+}
+
+/** `jane_%` as a LIKE pattern that matches its own characters, then anything. */
+function likePrefix(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/**
+ * The filters, each written as its index expects it: a prefix as LIKE, which under the column's
+ * "C" collation the planner turns into a range of the (account_id, email) key; the domain as
+ * exactly the expression of `suppressions_account_domain_id_idx`.
+ */
+function filterConditions(query: ListQuery, values: unknown[]): string[] {
+  const conditions: string[] = [];
+  const add = (sql: (placeholder: string) => string, value: unknown) => {
+    values.push(value);
+    conditions.push(sql(`$${values.length}`));
+  };
+  if (query.origin !== undefined) add((p) => `origin = ${p}`, query.origin);
+  if (query.email !== undefined) {
+    if ('exact' in query.email) add((p) => `email = ${p}`, query.email.exact);
+    else add((p) => `email LIKE ${p}`, likePrefix(query.email.prefix));
+  }
+  if (query.domain !== undefined) add((p) => `split_part(email, '@', 2) = ${p}`, query.domain);
+  // `created_at` is stored to the microsecond but shown to the millisecond: "after 12:00:00.123"
+  // starts at .124, so that an entry's own shown time excludes it, as "before" does.
+  if (query.createdAfter !== undefined) add((p) => `created_at >= ${p}`, new Date(query.createdAfter.getTime() + 1));
+  if (query.createdBefore !== undefined) add((p) => `created_at < ${p}`, query.createdBefore);
+  return conditions;
 }
 
 /**
@@ -41,12 +76,9 @@ export interface Page {
  */
 export async function listSuppressions(db: Queryable, query: ListQuery): Promise<Page> {
   const values: unknown[] = [query.accountId];
-  const conditions = ['account_id = $1'];
-  if (query.origin !== undefined) {
-    values.push(query.origin);
-    conditions.push(`origin = $${values.length}`);
-  }
+  const conditions = ['account_id = $1', ...filterConditions(query, values)];
   const plan = keysetPlan('id', query, values);
+  // Unnamed, so planned with its values: a LIKE pattern becomes an index range only when it is known.
   const text = `SELECT ${COLUMNS} FROM suppressions WHERE ${conditions.join(' AND ')} ${plan.condition} ORDER BY id ${plan.direction} LIMIT ${plan.limit}`;
   const { rows } = await db.query<SuppressionRow>({ text, values });
   const page = keysetPage(rows, query.limit, plan);
