@@ -76,7 +76,7 @@ export const ERROR_CODES = {
   },
   validation_error: {
     status: 422,
-    when: 'Any invalid query, path or body: a bad `limit`, cursor, `origin`, address, id, webhook `endpoint`, `events` or `status`, `after` with `before`, `emails` with `ids` or neither, a webhook update that changes nothing, 0 or more than 100 items, malformed JSON, a body that does not decode as its `Content-Encoding` says, or bad percent-encoding. The message names the first field at fault.',
+    when: 'Any invalid query, path or body: a bad `limit`, cursor, `origin`, address, id, search filter (`email`, `domain`, `created_after`, `created_before`), webhook `endpoint`, `events` or `status`, a setting out of its range or unknown, `after` with `before`, `emails` with `ids` or neither, a webhook or settings update that changes nothing, 0 or more than 100 items, malformed JSON, a body that does not decode as its `Content-Encoding` says, or bad percent-encoding. The message names the first field at fault.',
     message: ({ field, problem }: { field: string; problem: string }) => `\`${field}\` ${problem}`,
     example: { field: 'emails[2]', problem: 'is not a valid email address.' },
   },
