@@ -105,8 +105,26 @@ const path = fc
       }),
       fc.option(
         fc.dictionary(
-          fc.constantFrom('limit', 'after', 'before', 'origin', 'token', 'email', 'x'),
-          fc.oneof(fc.string({ maxLength: 12 }), uuid, address, fc.constantFrom('0', '100', '101', '-1', '1e3')),
+          fc.constantFrom(
+            'limit',
+            'after',
+            'before',
+            'origin',
+            'token',
+            'email',
+            'domain',
+            'created_after',
+            'created_before',
+            'x',
+          ),
+          fc.oneof(
+            fc.string({ maxLength: 12 }),
+            uuid,
+            address,
+            fc.constantFrom('0', '100', '101', '-1', '1e3', 'a*', '*', 'a*b', '%_\\*', 'example.com', '.com'),
+            fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+            fc.constantFrom('2026-13-01T00:00:00Z', '2026-03-14', '2026-03-14T09:26:53+25:00'),
+          ),
           { maxKeys: 3 },
         ),
         { nil: undefined },
