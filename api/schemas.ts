@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { normalizeDomain, parseEmailFilter } from '../src/domain/email-search.js';
 import { UUID_PATTERN } from '../src/domain/ids.js';
 import { ORIGINS } from '../src/domain/suppression.js';
+import { EXPORT_FORMATS } from '../src/export/export-formats.js';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -95,6 +96,19 @@ export const listQuerySchema = z
       query.created_after < query.created_before,
     { error: 'must be earlier than `created_before`.', path: ['created_after'] },
   );
+
+/** `GET /suppressions/export`: the file's format, and optionally one origin. */
+export const exportQuerySchema = z.object({
+  format: z
+    .enum(EXPORT_FORMATS, { error: `must be one of ${EXPORT_FORMATS.join(', ')}.` })
+    .default('csv')
+    .meta({
+      description:
+        '`csv` (header `id,email,origin,source_id,created_at`) or `ndjson` (one Suppression per line, as the list shows it).',
+      example: 'csv',
+    }),
+  origin: origin.optional().meta({ description: 'Only entries of this origin.', example: 'bounce' }),
+});
 
 const eventIdProblem = 'must be an event id (1 to 255 characters).';
 

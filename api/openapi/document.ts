@@ -4,6 +4,7 @@ import {
   batchAddBodySchema,
   batchRemoveBodySchema,
   checkBodySchema,
+  exportQuerySchema,
   historyQuerySchema,
   listQuerySchema,
   MAX_BATCH_ITEMS,
@@ -60,6 +61,34 @@ export const routes: RouteConfig[] = [
           [json]: {
             schema: suppressionListSchema,
             example: { object: 'list', has_more: true, data: [exampleManualSuppression, exampleSuppression] },
+          },
+        },
+      },
+      ...errorResponses(...AUTHENTICATED_ERRORS),
+    },
+  },
+  {
+    method: 'get',
+    path: '/suppressions/export',
+    operationId: 'exportSuppressions',
+    tags: ['Suppressions'],
+    summary: 'Export the list as a file',
+    description:
+      'Every entry (or every entry of one origin), newest first, streamed from a database cursor in constant memory, as `Content-Disposition: attachment`. One request of the rate limit however long it runs. A failure after the first bytes cuts the connection rather than ending the body.',
+    security,
+    request: { query: exportQuerySchema },
+    responses: {
+      200: {
+        description: 'The file: CSV with a header line, or NDJSON.',
+        headers: rateLimitHeaders,
+        content: {
+          'text/csv': {
+            schema: { type: 'string' },
+            example: `id,email,origin,source_id,created_at\n${exampleSuppression.id},${exampleSuppression.email},${exampleSuppression.origin},${exampleSuppression.source_id ?? ''},${exampleSuppression.created_at}\n`,
+          },
+          'application/x-ndjson': {
+            schema: { type: 'string' },
+            example: `${JSON.stringify(exampleSuppression)}\n`,
           },
         },
       },

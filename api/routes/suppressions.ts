@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Database } from '../../src/db/database.js';
 import { historyAddress, listHistory } from '../../src/db/suppression-history.js';
+import { streamSuppressions } from '../../src/db/suppression-export.js';
 import { createSuppressionLookups } from '../../src/db/suppression-lookups.js';
 import { addSuppressions, listSuppressions, removeSuppressions } from '../../src/db/suppression-repository.js';
 import { UnknownCursorError } from '../../src/db/webhook-event-log.js';
@@ -10,6 +11,7 @@ import { partitionEmails } from '../../src/domain/email-batch.js';
 import { isUuid, newId } from '../../src/domain/ids.js';
 import { toResource } from '../../src/domain/suppression.js';
 import { AppError, invalidField } from '../../src/errors.js';
+import { writeExport } from '../../src/export/write-export.js';
 import { callerOf } from '../middleware/authenticate.js';
 import { methodNotAllowed } from '../middleware/errors.js';
 import { namedRoute } from '../middleware/route-pattern.js';
@@ -18,6 +20,7 @@ import {
   batchAddBodySchema,
   batchRemoveBodySchema,
   checkBodySchema,
+  exportQuerySchema,
   historyQuerySchema,
   listQuerySchema,
 } from '../schemas.js';
@@ -48,6 +51,20 @@ function pathTarget(value: string): PathTarget {
     throw invalidField('suppression', 'must be a suppression id or an email address.');
   }
   return { email };
+}
+
+/** The entries, the first of which was read already. Returning it returns the rest (the cursor's client goes back). */
+async function* startingWith<T>(
+  first: IteratorResult<T, void>,
+  rest: AsyncGenerator<T, void, undefined>,
+): AsyncGenerator<T, void, undefined> {
+  try {
+    if (first.done) return;
+    yield first.value;
+    yield* rest;
+  } finally {
+    await rest.return();
+  }
 }
 
 function accountOf(res: Response): string {
@@ -90,6 +107,29 @@ export function suppressionsRouter(db: Database, guards: readonly RequestHandler
       });
     })
     .all(methodNotAllowed('POST'));
+
+  // The whole list as a file, streamed from a server-side cursor in constant memory; one request
+  // of the rate limit however long it runs. Before `/:suppression`, which would read it as an address.
+  route('/export')
+    .get(async (req, res) => {
+      const query = parseInput(exportQuerySchema, req.query);
+      const entries = streamSuppressions(db, { accountId: accountOf(res), origin: query.origin });
+      // Read before anything is sent, so a database that cannot be reached still answers 503 in JSON.
+      const first = await entries.next();
+      // attachment() sets a type from the file name; the exact type, with its charset, comes after it.
+      res
+        .status(200)
+        .attachment(`suppressions.${query.format}`)
+        .type(query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+      try {
+        await writeExport(startingWith(first, entries), res, query.format);
+      } catch {
+        // Half a file has been sent: cutting the connection, rather than ending the body, tells the
+        // client it is incomplete.
+        res.destroy();
+      }
+    })
+    .all(methodNotAllowed('GET'));
 
   // Lookups next: by far the most frequent. A single segment never matches `/batch/add` or `/batch/remove`.
   route('/:suppression')

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeExport } from '../../cli/export/write-export.js';
+import { writeExport } from '../../src/export/write-export.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { streamSuppressions } from '../../src/db/suppression-export.js';
 import { addSuppressions } from '../../src/db/suppression-repository.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ExportFormat } from '../../cli/export/export-formats.js';
+import type { ExportFormat } from '../../src/export/export-formats.js';
 import { runList } from '../../cli/lists/run-list.js';
 import type { Account } from '../../src/db/account-repository.js';
 import { newAccount } from '../support/accounts.js';

@@ -1,5 +1,5 @@
-import type { ExportFormat } from '../../cli/export/export-formats.js';
-import { writeExport, type ExportResult } from '../../cli/export/write-export.js';
+import type { ExportFormat } from '../../src/export/export-formats.js';
+import { writeExport, type ExportResult } from '../../src/export/write-export.js';
 import type { Database } from '../../src/db/database.js';
 import { streamSuppressions, type ExportQuery } from '../../src/db/suppression-export.js';
 import { textCollector } from './text-collector.js';

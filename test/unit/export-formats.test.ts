@@ -1,8 +1,8 @@
 import { PassThrough, Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import type { ExportFormat } from '../../cli/export/export-formats.js';
-import { writeExport } from '../../cli/export/write-export.js';
+import type { ExportFormat } from '../../src/export/export-formats.js';
+import { writeExport } from '../../src/export/write-export.js';
 import type { Suppression } from '../../src/domain/suppression.js';
 
 function entry(overrides: Partial<Suppression> = {}): Suppression {
