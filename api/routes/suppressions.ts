@@ -4,7 +4,7 @@ import { historyAddress, listHistory } from '../../src/db/suppression-history.js
 import { streamSuppressions } from '../../src/db/suppression-export.js';
 import { createSuppressionLookups } from '../../src/db/suppression-lookups.js';
 import { addSuppressions, listSuppressions, removeSuppressions } from '../../src/db/suppression-repository.js';
-import { UnknownCursorError } from '../../src/db/webhook-event-log.js';
+import { UnknownCursorError } from '../../src/db/keyset-page.js';
 import { toAuditRecordResource } from '../../src/domain/audit-record.js';
 import { emailProblem, normalizeEmail } from '../../src/domain/email.js';
 import { partitionEmails } from '../../src/domain/email-batch.js';

@@ -1,12 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Database } from '../../src/db/database.js';
-import {
-  findDelivery,
-  listAttempts,
-  listDeliveries,
-  replayDelivery,
-  UnknownCursorError,
-} from '../../src/db/webhook-event-log.js';
+import { findDelivery, listAttempts, listDeliveries, replayDelivery } from '../../src/db/webhook-event-log.js';
+import { UnknownCursorError } from '../../src/db/keyset-page.js';
 import {
   createWebhook,
   findWebhook,

@@ -43,3 +43,11 @@ export function keysetPage<Row>(
   if (plan.direction === 'ASC') page.reverse();
   return { rows: page, hasMore: rows.length > limit };
 }
+
+/** A cursor that names nothing in the list it pages: the caller answers it as a bad parameter. */
+export class UnknownCursorError extends Error {
+  constructor(readonly parameter: 'after' | 'before') {
+    super(`no such ${parameter} cursor`);
+    this.name = 'UnknownCursorError';
+  }
+}

@@ -1,7 +1,7 @@
 import type { AuditOutcome, AuditRecord } from '../domain/audit-record.js';
 import type { Queryable } from './database.js';
 import { keysetPage, type KeysetPlan, type KeysetQuery } from './keyset-page.js';
-import { UnknownCursorError } from './webhook-event-log.js';
+import { UnknownCursorError } from './keyset-page.js';
 
 interface AuditRow {
   event_id: string;

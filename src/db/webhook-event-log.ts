@@ -1,7 +1,7 @@
 import type { DeliveryStatus, DueDelivery } from '../webhooks/delivery.js';
 import type { WebhookEventType } from '../webhooks/webhook.js';
 import type { Queryable } from './database.js';
-import { keysetPage, keysetPlan, type KeysetQuery } from './keyset-page.js';
+import { keysetPage, keysetPlan, UnknownCursorError, type KeysetQuery } from './keyset-page.js';
 
 export type LogPageQuery = KeysetQuery<string>;
 
@@ -31,14 +31,6 @@ const fromDeliveryRow = (row: DeliveryRow): LoggedDelivery => ({
   nextAttemptAt: row.next_attempt_at,
   payload: row.payload,
 });
-
-/** A cursor that names nothing in this log: the caller answers it as a bad parameter. */
-export class UnknownCursorError extends Error {
-  constructor(readonly parameter: 'after' | 'before') {
-    super(`no such ${parameter} cursor`);
-    this.name = 'UnknownCursorError';
-  }
-}
 
 /**
  * Keyset pages of a webhook's deliveries, newest change first. A cursor is an event id of the
