@@ -1,13 +1,12 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { Queryable } from '../../src/db/database.js';
-import { findWebhookForAdmin, type AdminWebhook } from '../../src/db/webhook-admin.js';
+import { findWebhookForAdmin, listWebhooksForAdmin, type AdminWebhook } from '../../src/db/webhook-admin.js';
 import {
   listAttempts,
   listDeliveries,
   type LoggedAttempt,
   type LoggedDelivery,
 } from '../../src/db/webhook-event-log.js';
-import { listAllWebhooks } from '../../src/db/webhook-repository.js';
 import { isUuid } from '../../src/domain/ids.js';
 import { findListAccount } from '../lists/list-account.js';
 import { withRuntime } from '../with-runtime.js';
@@ -148,7 +147,7 @@ export function webhooksCommand(): Command {
     .action(async (options: { account?: string; json?: boolean }) => {
       await withRuntime(async ({ db }) => {
         const account = options.account === undefined ? undefined : await findListAccount(db, options.account);
-        const rows = await listAllWebhooks(db, account?.id);
+        const rows = await listWebhooksForAdmin(db, account?.id);
         if (options.json) {
           for (const row of rows) {
             const line = {

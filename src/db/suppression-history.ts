@@ -1,7 +1,6 @@
 import type { AuditOutcome, AuditRecord } from '../domain/audit-record.js';
 import type { Queryable } from './database.js';
-import { keysetPage, type KeysetPlan, type KeysetQuery } from './keyset-page.js';
-import { UnknownCursorError } from './keyset-page.js';
+import { keysetPage, UnknownCursorError, type KeysetPlan, type KeysetQuery } from './keyset-page.js';
 
 interface AuditRow {
   event_id: string;
@@ -82,11 +81,7 @@ export async function historyAddress(db: Queryable, accountId: string, target: H
   return rows[0]?.known ? target.email : null;
 }
 
-/**
- * Keyset pages of an address's records, newest first by (received_at, event_id). A cursor is an
- * event id of the same history; it is placed by its own row in SQL, so that `received_at` keeps
- * its microseconds, which a JavaScript Date would cut.
- */
+/** Keyset pages of an address's records, newest first by (received_at, event_id). A cursor is an event id of the same history. */
 export async function listHistory(
   db: Queryable,
   accountId: string,
@@ -113,16 +108,16 @@ async function historyPlan(db: Queryable, query: KeysetQuery<string>, values: un
   const cursor = query.after ?? query.before;
   if (cursor !== undefined) {
     const parameter = query.after !== undefined ? 'after' : 'before';
-    const { rows } = await db.query({
+    // The cursor's place, read once: its time as text keeps the microseconds a JavaScript Date would cut.
+    const { rows } = await db.query<{ received_at: string }>({
       name: 'history-cursor',
-      text: 'SELECT 1 FROM suppression_events WHERE account_id = $1 AND email = $2 AND event_id = $3',
+      text: 'SELECT received_at::text AS received_at FROM suppression_events WHERE account_id = $1 AND email = $2 AND event_id = $3',
       values: [values[0], values[1], cursor],
     });
-    if (rows.length === 0) throw new UnknownCursorError(parameter);
-    values.push(cursor);
+    if (!rows[0]) throw new UnknownCursorError(parameter);
+    values.push(rows[0].received_at, cursor);
     const operator = parameter === 'after' ? '<' : '>';
-    condition = `AND (received_at, event_id) ${operator} (SELECT received_at, event_id FROM suppression_events
-                 WHERE account_id = $1 AND event_id = $${values.length})`;
+    condition = `AND (received_at, event_id) ${operator} ($${values.length - 1}::timestamptz, $${values.length})`;
     if (parameter === 'before') direction = 'ASC';
   }
   values.push(query.limit + 1);

@@ -118,20 +118,3 @@ export async function rotateSigningSecret(db: Queryable, accountId: string, id: 
   });
   return rows[0] ? fromRow(rows[0]) : null;
 }
-
-export interface ListedWebhook extends Webhook {
-  accountName: string;
-}
-
-/** Every webhook, or an account's, oldest first: for operators. */
-export async function listAllWebhooks(db: Queryable, accountId?: string): Promise<ListedWebhook[]> {
-  const { rows } = await db.query<WebhookRow & { account_name: string }>({
-    text: `SELECT w.id, w.account_id, w.endpoint, w.events, w.status, w.signing_secret, w.created_at,
-                  a.name AS account_name
-           FROM webhooks w JOIN accounts a ON a.id = w.account_id
-           WHERE $1::uuid IS NULL OR w.account_id = $1
-           ORDER BY w.id`,
-    values: [accountId ?? null],
-  });
-  return rows.map((row) => ({ ...fromRow(row), accountName: row.account_name }));
-}
