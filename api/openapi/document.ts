@@ -35,6 +35,7 @@ import {
   suppressionRefSchema,
   suppressionSchema,
 } from './schemas.js';
+import { importRoutes } from './import-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
@@ -299,6 +300,7 @@ export const routes: RouteConfig[] = [
       ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
   },
+  ...importRoutes,
   ...webhookRoutes,
   ...settingsRoutes,
   {

@@ -25,6 +25,7 @@ import {
   listQuerySchema,
 } from '../schemas.js';
 import { parseInput } from '../validation.js';
+import { addImportRoutes, type ImportsOptions } from './suppression-imports.js';
 
 /** Normalised, distinct addresses; the first invalid one rejects the whole request. */
 function requireEmails(raw: readonly string[], field: string): string[] {
@@ -80,12 +81,12 @@ export function isSendingRequest(req: Request): boolean {
 }
 
 /**
- * The five endpoints (and `POST /suppressions`), and an address's history. `guards`
+ * The five endpoints (and `POST /suppressions`), an address's history, export and imports. `guards`
  * (authentication, rate limiting, body parsing) run first for every request that reaches the
  * router: inside it, rather than as layers of their own on the app's mount path, they cost no path
  * trimming per request.
  */
-export function suppressionsRouter(db: Database, guards: readonly RequestHandler[] = []): Router {
+export function suppressionsRouter(db: Database, guards: readonly RequestHandler[], imports: ImportsOptions): Router {
   const router = Router();
   if (guards.length > 0) router.use(...guards);
   const route = <Path extends string>(path: Path) => namedRoute(router, SUPPRESSIONS_PATH, path);
@@ -130,6 +131,8 @@ export function suppressionsRouter(db: Database, guards: readonly RequestHandler
       }
     })
     .all(methodNotAllowed('GET'));
+
+  addImportRoutes(router, SUPPRESSIONS_PATH, db, imports);
 
   // Lookups next: by far the most frequent. A single segment never matches `/batch/add` or `/batch/remove`.
   route('/:suppression')
