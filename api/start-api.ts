@@ -6,6 +6,7 @@ import { createRedis } from '../src/redis.js';
 import { createDeliveryQueue, queueDeliveries } from '../src/webhooks/delivery-queue.js';
 import type { Runtime } from '../src/runtime.js';
 import { createApp } from './app.js';
+import { builtConsoleDir } from './console-dir.js';
 import { listen, type RunningServer } from './server.js';
 
 /** Serves the HTTP API of a runtime on the configured host and port. */
@@ -49,6 +50,10 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
       webhooks: {
         allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
         queue: (due) => queueDeliveries(deliveryQueue, due),
+      },
+      console: {
+        dir: config.CONSOLE_DIR ?? builtConsoleDir(),
+        sessionTtlMs: config.CONSOLE_SESSION_HOURS * 60 * 60 * 1000,
       },
     }),
     config.HOST,
