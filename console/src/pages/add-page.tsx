@@ -105,8 +105,9 @@ export function AddPage() {
           {lineErrors.length > 0 && (
             <>
               <p>
-                {lineErrors.length === 1 ? 'One line was' : `${lineErrors.length} lines were`} not added; they are left
-                in the box to correct:
+                {lineErrors.length === 1
+                  ? 'One line was not added; it is left in the box to correct:'
+                  : `${lineErrors.length} lines were not added; they are left in the box to correct:`}
               </p>
               <ul class="line-errors">
                 {lineErrors.map((line) => (
