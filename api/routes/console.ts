@@ -60,10 +60,10 @@ export function consoleRouter(dir: string | undefined): Router {
   // A missing asset is a 404, not the page: its name came from a build, never from a link.
   router.use(
     '/assets',
-    express.static(path.join(dir, 'assets'), { index: false, immutable: true, maxAge: '1y' }),
+    express.static(path.join(dir, 'assets'), { index: false, redirect: false, immutable: true, maxAge: '1y' }),
     (_req, _res, next) => next('router'),
   );
-  router.use(express.static(dir, { index: false, maxAge: 0 }));
+  router.use(express.static(dir, { index: false, redirect: false, maxAge: 0 }));
   const page: RequestHandler = (_req, res, next) => {
     res.set('cache-control', 'no-cache');
     res.sendFile(index, (error) => {
