@@ -134,6 +134,9 @@ describe('signing in', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect((await fetch(`${app.server.url}/console/assets/missing.js`)).status).toBe(404);
+    const bare = await fetch(consoleUrl(), { redirect: 'manual' });
+    expect(bare.status).toBe(200);
+    expect(bare.headers.get('content-security-policy')).toContain("script-src 'self'");
   });
 
   it('when a full-access key signs in, then the list shows newest first, and the key is in no cookie', async () => {
