@@ -1,6 +1,7 @@
-import express, { Router, type Express, type RequestHandler } from 'express';
+import express, { Router, type Express, type Request, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { BatchProducer } from '../src/batches/batch-producer.js';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
 import type { SuppressionEventInput } from '../src/events/event-schema.js';
@@ -25,6 +26,7 @@ import { docsRouter } from './routes/docs.js';
 import { opsRouter } from './routes/ops.js';
 import { FEEDS_PATH, feedsRouter } from './routes/feeds.js';
 import { SETTINGS_PATH, settingsRouter } from './routes/settings.js';
+import { IMPORTS_PATH } from './routes/suppression-imports.js';
 import { isSendingRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './routes/suppressions.js';
 import { WEBHOOKS_PATH, webhooksRouter } from './routes/webhooks.js';
 
@@ -63,6 +65,8 @@ export interface AppOptions {
   feeds?: FeedsOptions;
   /** Change-event webhooks at /webhooks. */
   webhooks?: WebhooksOptions;
+  /** Queues the batch jobs of `POST /suppressions/imports` and looks them up; without it, imports answer 503. */
+  imports?: Pick<BatchProducer, 'add' | 'outcome'>;
   /** The web console at /console. */
   console?: ConsoleOptions;
 }
@@ -115,14 +119,22 @@ export function createApp(options: AppOptions): Express {
   };
   app.use(
     SUPPRESSIONS_PATH,
-    suppressionsRouter(options.db, [
-      noStore,
-      authenticate({ ...authentication, sendingAccess: isSendingRequest }),
-      ...rateLimited,
-      // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:
-      // application/json` on bodiless GET and DELETE too; those skip the parser.
-      onlyFor(['POST'], [express.json({ limit: bodyLimit, strict: true }), ...idempotent]),
-    ]),
+    suppressionsRouter(
+      options.db,
+      [
+        noStore,
+        authenticate({ ...authentication, sendingAccess: isSendingRequest }),
+        ...rateLimited,
+        // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:
+        // application/json` on bodiless GET and DELETE too; those skip the parser. An import's
+        // body is the list itself, read as a stream by its route.
+        onlyWhen(
+          (req) => req.method === 'POST' && req.path !== IMPORTS_PATH,
+          [express.json({ limit: bodyLimit, strict: true }), ...idempotent],
+        ),
+      ],
+      { producer: options.imports, logger: options.logger },
+    ),
   );
 
   // Every webhook request needs a `full_access` key. PATCH carries a body too; idempotency keys
@@ -180,8 +192,13 @@ export function createApp(options: AppOptions): Express {
         consoleSession({ db: options.db, failureLimit }),
         csrfProtection,
         ...rateLimited,
-        onlyFor(['POST'], [express.json({ limit: bodyLimit, strict: true })]),
+        // As on the API: an import's body is the list itself, read as a stream by its route.
+        onlyWhen(
+          (req) => req.method === 'POST' && req.path !== IMPORTS_PATH,
+          [express.json({ limit: bodyLimit, strict: true })],
+        ),
       ],
+      { producer: options.imports, logger: options.logger },
       CONSOLE_API_PATH + SUPPRESSIONS_PATH,
     ),
   );
@@ -230,10 +247,14 @@ export function createApp(options: AppOptions): Express {
   return app;
 }
 
+function onlyWhen(applies: (req: Request) => boolean, handlers: readonly RequestHandler[]): RequestHandler {
+  const when = Router();
+  when.use(...handlers);
+  return (req, res, next) => (applies(req) ? when(req, res, next) : next());
+}
+
 function onlyFor(methods: readonly string[], handlers: readonly RequestHandler[]): RequestHandler {
-  const forMethods = Router();
-  forMethods.use(...handlers);
-  return (req, res, next) => (methods.includes(req.method) ? forMethods(req, res, next) : next());
+  return onlyWhen((req) => methods.includes(req.method), handlers);
 }
 
 interface RedisGuards {

@@ -3,6 +3,7 @@ import { normalizeDomain, parseEmailFilter } from '../src/domain/email-search.js
 import { UUID_PATTERN } from '../src/domain/ids.js';
 import { ORIGINS } from '../src/domain/suppression.js';
 import { EXPORT_FORMATS } from '../src/export/export-formats.js';
+import { LIST_FORMATS } from '../src/lists/list-format.js';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -108,6 +109,27 @@ export const exportQuerySchema = z.object({
       example: 'csv',
     }),
   origin: origin.optional().meta({ description: 'Only entries of this origin.', example: 'bounce' }),
+});
+
+/** `POST /suppressions/imports`: the origin the entries get, and the list's format when its type does not say. */
+export const importQuerySchema = z.object({
+  origin: origin.default('manual').meta({ description: 'The origin every imported entry gets.', example: 'manual' }),
+  format: z
+    .enum(LIST_FORMATS, { error: `must be one of ${LIST_FORMATS.join(', ')}.` })
+    .optional()
+    .meta({
+      description:
+        "The list's format; when absent, the one `Content-Type` names (`text/csv`, `application/x-ndjson`, `text/plain`), else CSV.",
+      example: 'csv',
+    }),
+});
+
+/** `GET /suppressions/imports/{import}`. */
+export const importParamsSchema = z.object({
+  import: z
+    .string()
+    .regex(UUID_PATTERN, { error: 'must be an import id (a UUID).' })
+    .transform((id) => id.toLowerCase()),
 });
 
 const eventIdProblem = 'must be an event id (1 to 255 characters).';

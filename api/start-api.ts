@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { createBatchProducer } from '../src/batches/batch-producer.js';
 import { hasUsableApiKey } from '../src/db/api-key-repository.js';
 import { createEventProducer } from '../src/events/event-producer.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE, MAINTENANCE_QUEUE } from '../src/queues.js';
@@ -29,6 +30,8 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
   // Feed events go through the producer every upstream uses, on the same fail-fast client: an
   // outage answers 503 at once, and the provider retries.
   const producer = createEventProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
+  // Imports queue their batch jobs on it too: an import started while Redis is down answers 503.
+  const batches = createBatchProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
   metrics.collectProcessMetrics();
   const listening = await listen(
     createApp({
@@ -51,6 +54,7 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
         allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
         queue: (due) => queueDeliveries(deliveryQueue, due),
       },
+      imports: batches,
       console: {
         dir: config.CONSOLE_DIR ?? builtConsoleDir(),
         sessionTtlMs: config.CONSOLE_SESSION_HOURS * 60 * 60 * 1000,
@@ -67,6 +71,7 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
       } finally {
         await Promise.all(queues.map((queue) => queue.close().catch(() => undefined)));
         await producer.close().catch(() => undefined);
+        await batches.close().catch(() => undefined);
         await redis.quit().catch(() => redis.disconnect());
       }
     },

@@ -58,7 +58,7 @@ export const ERROR_CODES = {
   },
   not_found: {
     status: 404,
-    when: 'An unknown suppression, webhook or webhook event (one of another account is unknown too), an unknown or removed feed, or an unknown route.',
+    when: 'An unknown suppression, import, webhook or webhook event (one of another account is unknown too), an unknown or removed feed, or an unknown route.',
     message: 'Suppression not found.',
   },
   method_not_allowed: {
@@ -80,13 +80,13 @@ export const ERROR_CODES = {
   },
   payload_too_large: {
     status: 413,
-    when: 'A body over the limit (1 MB).',
+    when: 'A body over the limit: 1 MB, or 100 MB decoded for an import’s list (a declared length over it is refused before anything is read).',
     message: ({ limit }: { limit: string }) => `The request body is larger than the limit of ${limit}.`,
     example: { limit: '1mb' },
   },
   validation_error: {
     status: 422,
-    when: 'Any invalid query, path or body: a bad `limit`, cursor, `origin`, address, id, search filter (`email`, `domain`, `created_after`, `created_before`), webhook `endpoint`, `events` or `status`, a setting out of its range or unknown, `after` with `before`, `emails` with `ids` or neither, a webhook or settings update that changes nothing, 0 or more than 100 items, malformed JSON, a body that does not decode as its `Content-Encoding` says, or bad percent-encoding. The message names the first field at fault.',
+    when: 'Any invalid query, path or body: a bad `limit`, cursor, `origin`, address, id, search filter (`email`, `domain`, `created_after`, `created_before`), webhook `endpoint`, `events` or `status`, a setting out of its range or unknown, `after` with `before`, `emails` with `ids` or neither, a webhook or settings update that changes nothing, 0 or more than 100 items, malformed JSON, a body that does not decode as its `Content-Encoding` says, an import sent as a form or with a `Content-Type` or `Content-Encoding` it cannot be read as, or bad percent-encoding. The message names the first field at fault.',
     message: ({ field, problem }: { field: string; problem: string }) => `\`${field}\` ${problem}`,
     example: { field: 'emails[2]', problem: 'is not a valid email address.' },
   },
@@ -104,7 +104,7 @@ export const ERROR_CODES = {
   },
   service_unavailable: {
     status: 503,
-    when: 'PostgreSQL unreachable; Redis, for a request with an `Idempotency-Key` or a feed request; SNS, for an SES feed request that needs its certificate.',
+    when: 'PostgreSQL unreachable; Redis, for a request with an `Idempotency-Key`, a feed request or an import; SNS, for an SES feed request that needs its certificate.',
     message: 'The database is unavailable. Try again shortly.',
   },
 } as const satisfies Record<string, ErrorSpec>;

@@ -1,6 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { accountExists } from '../src/db/account-repository.js';
 import type { Database } from '../src/db/database.js';
+import { recordImportJobOutcome } from '../src/db/import-repository.js';
 import { addSuppressions, removeSuppressions } from '../src/db/suppression-repository.js';
 import {
   InvalidBatchError,
@@ -70,6 +71,18 @@ function parseOrFail<T>(parse: (data: unknown) => T, data: unknown): T {
   }
 }
 
+/**
+ * An import's job records its counts with the import as it ends. A failure to record is left to
+ * the import's readers, who find the job's result in the queue: the entries themselves are written.
+ */
+async function recordForImport(db: Database, importId: string, job: Job, result: BatchResult): Promise<void> {
+  try {
+    await recordImportJobOutcome(db, importId, job.id ?? '', result.total, result);
+  } catch {
+    return;
+  }
+}
+
 async function processAdd(db: Database, job: Job): Promise<BatchResult> {
   const batch = parseOrFail(parseAddBatch, job.data);
   await requireAccount(db, batch.account_id);
@@ -90,6 +103,7 @@ async function processAdd(db: Database, job: Job): Promise<BatchResult> {
     processed += chunk.length;
     await job.updateProgress({ processed, total: result.total });
   }
+  if (batch.import_id !== undefined) await recordForImport(db, batch.import_id, job, result);
   return result;
 }
 

@@ -1,7 +1,8 @@
-import { Worker } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { BatchResult } from '../src/batches/batch-schema.js';
 import type { Database } from '../src/db/database.js';
+import { recordImportJobOutcome } from '../src/db/import-repository.js';
 import type { Logger } from '../src/logger.js';
 import { BATCH_OUTCOMES, type Metrics } from '../src/metrics.js';
 import { BATCHES_QUEUE, KEEP_BATCH_RESULTS, KEEP_FAILED } from '../src/queues.js';
@@ -25,6 +26,16 @@ export interface BatchWorker {
   close(): Promise<void>;
 }
 
+/** A job of an import that failed for good: recorded with the import, or found in the queue by its readers. */
+function recordImportFailure(options: BatchWorkerOptions, job: Job, reason: string): void {
+  const data = job.data as { import_id?: unknown; emails?: unknown };
+  if (typeof data.import_id !== 'string') return;
+  const entries = Array.isArray(data.emails) ? data.emails.length : 0;
+  recordImportJobOutcome(options.db, data.import_id, job.id ?? '', entries, { failedReason: reason }).catch(
+    (error: unknown) => options.logger.warn({ err: error, jobId: job.id }, 'could not record a failed import job'),
+  );
+}
+
 export function startBatchWorker(options: BatchWorkerOptions): BatchWorker {
   const worker = new Worker<unknown, BatchResult>(BATCHES_QUEUE, (job) => processBatch(options.db, job), {
     connection: options.connection,
@@ -43,8 +54,10 @@ export function startBatchWorker(options: BatchWorkerOptions): BatchWorker {
     });
   }
   worker.on('failed', (job, error) => {
-    if (job)
-      options.logger.warn({ jobId: job.id, attempt: job.attemptsMade, reason: error.message }, 'batch job failed');
+    if (!job) return;
+    options.logger.warn({ jobId: job.id, attempt: job.attemptsMade, reason: error.message }, 'batch job failed');
+    const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    if (final) recordImportFailure(options, job, error.message);
   });
   worker.on('error', (error) => options.logger.error({ err: error }, 'batch worker error'));
   return { worker, close: () => worker.close() };

@@ -1,6 +1,8 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Database } from '../src/db/database.js';
+import { deleteImportsBefore } from '../src/db/import-repository.js';
+import { IMPORT_RETENTION_MS } from '../src/imports/import-status.js';
 import type { Logger } from '../src/logger.js';
 import {
   EXPIRE_ENTRIES_JOB,
@@ -31,7 +33,10 @@ export interface MaintenanceWorker {
   close(): Promise<void>;
 }
 
-/** Runs the periodic maintenance jobs, and keeps their schedulers registered. */
+/**
+ * Runs the periodic maintenance jobs, and keeps their schedulers registered. The expiry sweep
+ * also removes imports past their retention: both are small, periodic deletions.
+ */
 export function startMaintenanceWorker(options: MaintenanceWorkerOptions): MaintenanceWorker {
   const { db, logger } = options;
   const closing = new AbortController();
@@ -41,6 +46,8 @@ export function startMaintenanceWorker(options: MaintenanceWorkerOptions): Maint
       if (job.name !== EXPIRE_ENTRIES_JOB) throw new UnrecoverableError(`unknown maintenance job ${job.name}`);
       const result = await runExpiry(db, { ...options.expiry, signal: closing.signal });
       if (result.removed > 0) logger.info({ removed: result.removed }, 'expired entries removed');
+      const imports = await deleteImportsBefore(db, new Date(Date.now() - IMPORT_RETENTION_MS));
+      if (imports > 0) logger.info({ imports }, 'imports past their retention removed');
       return result;
     },
     // A sweep at a time per process; runners in other processes skip each other's rows.

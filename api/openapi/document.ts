@@ -36,6 +36,7 @@ import {
   suppressionSchema,
 } from './schemas.js';
 import { consoleRoutes } from './console-routes.js';
+import { importRoutes } from './import-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
@@ -300,6 +301,7 @@ export const routes: RouteConfig[] = [
       ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
   },
+  ...importRoutes,
   ...webhookRoutes,
   ...settingsRoutes,
   ...consoleRoutes,

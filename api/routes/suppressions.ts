@@ -25,6 +25,7 @@ import {
   listQuerySchema,
 } from '../schemas.js';
 import { parseInput } from '../validation.js';
+import { addImportRoutes, type ImportsOptions } from './suppression-imports.js';
 
 /** Normalised, distinct addresses; the first invalid one rejects the whole request. */
 function requireEmails(raw: readonly string[], field: string): string[] {
@@ -80,14 +81,15 @@ export function isSendingRequest(req: Request): boolean {
 }
 
 /**
- * The five endpoints (and `POST /suppressions`), and an address's history. `guards`
+ * The five endpoints (and `POST /suppressions`), an address's history, export and imports. `guards`
  * (authentication, rate limiting, body parsing) run first for every request that reaches the
  * router: inside it, rather than as layers of their own on the app's mount path, they cost no path
  * trimming per request. `mountPath` names its routes in metrics and logs: the console mounts it too.
  */
 export function suppressionsRouter(
   db: Database,
-  guards: readonly RequestHandler[] = [],
+  guards: readonly RequestHandler[],
+  imports: ImportsOptions,
   mountPath: string = SUPPRESSIONS_PATH,
 ): Router {
   const router = Router();
@@ -134,6 +136,8 @@ export function suppressionsRouter(
       }
     })
     .all(methodNotAllowed('GET'));
+
+  addImportRoutes(router, mountPath, db, imports);
 
   // Lookups next: by far the most frequent. A single segment never matches `/batch/add` or `/batch/remove`.
   route('/:suppression')

@@ -1,7 +1,8 @@
 /**
  * The measurement of bench:import, shared with `npm run bench`: N addresses imported end to end
  * through the real command line (`import <file.csv> --account <name> --wait`) while the batch worker
- * runs in this process, on a fresh database and queue prefix.
+ * runs in this process, on a fresh database and queue prefix; then the same rows by a bare COPY
+ * into the same table, the rate the import is measured against.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,7 +20,9 @@ import { createDatabase } from '../../src/db/database.js';
 import type { Logger } from '../../src/logger.js';
 import { createRedis } from '../../src/redis.js';
 import { startBatchWorker } from '../../workers/batch-worker.js';
+import { benchAddress } from './bench-addresses.js';
 import { countRows, createBenchDatabase } from './bench-database.js';
+import { measureBareCopy, type CopyMeasurement } from './copy-baseline.js';
 import type { CleanupStack } from './cleanup.js';
 import { beforeDeadline, type Deadline } from './deadline.js';
 import { followPeakRss } from './peak-rss.js';
@@ -32,7 +35,7 @@ async function writeCsv(path: string, addresses: number): Promise<void> {
   const out = createWriteStream(path);
   out.write('email,reason,created\n');
   for (let index = 0; index < addresses; index += 1) {
-    if (!out.write(`user${index}@example${index % 97}.com,hard_bounce,2026-10-06T23:47:56Z\n`)) {
+    if (!out.write(`${benchAddress(index)},hard_bounce,2026-10-06T23:47:56Z\n`)) {
       await once(out, 'drain');
     }
   }
@@ -80,6 +83,10 @@ export interface ImportMeasurement {
   addresses: number;
   run: CommandRun;
   addressesPerSecond: number;
+  /** The same rows by a bare COPY into the same table, right after: the database's own rate. */
+  copy: CopyMeasurement;
+  /** The import's rate over the COPY's. */
+  ratio: number;
 }
 
 /** Writes the CSV, runs the import command against a fresh database, and checks every address arrived. */
@@ -121,5 +128,16 @@ export async function measureImport(
   if (run.exitCode !== 0) throw new Error(`import exited with ${run.exitCode}:\n${run.output}`);
   const stored = await countRows(db, 'suppressions');
   if (stored !== addresses) throw new Error(`expected ${addresses} suppressions after the import, found ${stored}`);
-  return { databaseName: bench.name, addresses, run, addressesPerSecond: addresses / (run.elapsedMs / 1000) };
+  const copy = await beforeDeadline(deadline, measureBareCopy(db, account.id, addresses));
+  const copied = await countRows(db, 'suppressions');
+  if (copied !== addresses) throw new Error(`expected ${addresses} suppressions after the COPY, found ${copied}`);
+  const addressesPerSecond = addresses / (run.elapsedMs / 1000);
+  return {
+    databaseName: bench.name,
+    addresses,
+    run,
+    addressesPerSecond,
+    copy,
+    ratio: addressesPerSecond / copy.rowsPerSecond,
+  };
 }

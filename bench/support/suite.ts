@@ -43,7 +43,7 @@ export interface SuiteResults {
   list: ListFigures;
   batch_add: { addresses_per_s: number };
   ingest: { events: number; events_per_s: number; baseline_jobs_per_s: number; ratio: number };
-  import: { addresses: number; addresses_per_s: number; peak_rss_mb: number };
+  import: { addresses: number; addresses_per_s: number; peak_rss_mb: number; copy_rows_per_s: number; ratio: number };
   service_peak_rss_mb: number;
 }
 
@@ -99,7 +99,7 @@ export const TARGETS = {
   checkRatio: 0.5,
   listRatio: 1.2,
   ingestRatio: 0.7,
-  importRate: 50_000,
+  importRatio: 0.8,
 };
 
 const mb = (value: number): number => Math.round(value * 10) / 10;
@@ -193,6 +193,8 @@ export async function runSuite(
       addresses: imported.addresses,
       addresses_per_s: Math.round(imported.addressesPerSecond),
       peak_rss_mb: mb(imported.run.peakRssMb),
+      copy_rows_per_s: Math.round(imported.copy.rowsPerSecond),
+      ratio: round3(imported.ratio),
     },
     service_peak_rss_mb: mb(api.servicePeakRssMb),
   };
@@ -242,10 +244,10 @@ export function summaryRows(results: SuiteResults): (string | number)[][] {
     [
       'import (CLI, --wait)',
       `${imported.addresses_per_s} addresses/s (${imported.addresses}), CLI peak RSS ${imported.peak_rss_mb} MB`,
-      '',
-      '',
-      `≥ ${TARGETS.importRate}/s`,
-      yes(imported.addresses_per_s >= TARGETS.importRate),
+      `${imported.copy_rows_per_s} rows/s (bare COPY, same rows and table)`,
+      `${imported.ratio}`,
+      `≥ ${TARGETS.importRatio}`,
+      yes(imported.ratio >= TARGETS.importRatio),
     ],
     ['service peak RSS', `${results.service_peak_rss_mb} MB`, '', '', '', ''],
   ];

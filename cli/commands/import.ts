@@ -6,7 +6,7 @@ import { ORIGINS, type Origin } from '../../src/domain/suppression.js';
 import { createLogger } from '../../src/logger.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../../src/queues.js';
 import { findListAccount } from '../lists/list-account.js';
-import { LIST_FORMATS, listFormatFor, type ListFormat } from '../lists/list-format.js';
+import { LIST_FORMATS, listFormatFor, type ListFormat } from '../../src/lists/list-format.js';
 import { openListInput } from '../lists/list-input.js';
 import { runList } from '../lists/run-list.js';
 

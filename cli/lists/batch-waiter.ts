@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { BatchResult } from '../../src/batches/batch-schema.js';
 import { BATCHES_QUEUE } from '../../src/queues.js';
 import { createRedis } from '../../src/redis.js';
-import type { QueuedJob } from './queue-list.js';
+import type { QueuedJob } from '../../src/lists/queue-list.js';
 
 export interface FailedJob {
   id: string;

@@ -1,6 +1,6 @@
 import type { BatchTotals } from './batch-waiter.js';
-import type { CsvHeader } from './csv-header.js';
-import type { InvalidLine, QueueSummary } from './queue-list.js';
+import type { CsvHeader } from '../../src/lists/csv-header.js';
+import type { InvalidLine, QueueSummary } from '../../src/lists/queue-list.js';
 
 /** Values quoted as JSON strings, and cut short when long, so odd characters stay visible. */
 function shown(value: string): string {

@@ -5,10 +5,10 @@ import type { Origin } from '../../src/domain/suppression.js';
 import { connectRedis } from '../../src/redis.js';
 import { openBatchWaiter, type BatchTotals, type BatchWaiter } from './batch-waiter.js';
 import { createListProgress, type ListCounts } from './list-progress.js';
-import type { ListFormat } from './list-format.js';
+import type { ListFormat } from '../../src/lists/list-format.js';
 import { describeHeader, describeInvalidLine, formatListReport, listExitCode } from './list-report.js';
-import { queueList, type ListOperation, type QueueSummary } from './queue-list.js';
-import { readAddresses } from './read-addresses.js';
+import { queueList, type ListOperation, type QueueSummary } from '../../src/lists/queue-list.js';
+import { readAddresses } from '../../src/lists/read-addresses.js';
 
 export interface ListRun {
   operation: 'add' | 'remove';

@@ -23,6 +23,8 @@ export const addBatchSchema = z
       origin: z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}` }).default('manual'),
       // The email that caused it; null for entries imported from another provider.
       source_id: uuid.nullable().default(null),
+      // The HTTP import the job belongs to: the worker records its counts there.
+      import_id: uuid.optional(),
     },
     { error: 'the job data must be a JSON object' },
   )

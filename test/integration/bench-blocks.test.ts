@@ -60,7 +60,9 @@ describe('bench building blocks', () => {
       expect(Object.keys(results.ingest).sort()).toEqual(
         ['baseline_jobs_per_s', 'events', 'events_per_s', 'ratio'].sort(),
       );
-      expect(Object.keys(results.import).sort()).toEqual(['addresses', 'addresses_per_s', 'peak_rss_mb'].sort());
+      expect(Object.keys(results.import).sort()).toEqual(
+        ['addresses', 'addresses_per_s', 'peak_rss_mb', 'copy_rows_per_s', 'ratio'].sort(),
+      );
       expect(results.quick).toBe(true);
       expect(results.ingest.events).toBe(500);
       expect(results.import.addresses).toBe(2000);
@@ -84,6 +86,8 @@ describe('bench building blocks', () => {
         results.ingest.ratio,
         results.import.addresses_per_s,
         results.import.peak_rss_mb,
+        results.import.copy_rows_per_s,
+        results.import.ratio,
         results.service_peak_rss_mb,
       ];
       for (const figure of figures) expect(figure).toBeGreaterThan(0);

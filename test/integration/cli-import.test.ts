@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { findListAccount } from '../../cli/lists/list-account.js';
-import type { ListFormat } from '../../cli/lists/list-format.js';
+import type { ListFormat } from '../../src/lists/list-format.js';
 import { runList, type ListRun } from '../../cli/lists/run-list.js';
 import type { Account } from '../../src/db/account-repository.js';
 import { newAccount } from '../support/accounts.js';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createImport, recordImportJob } from '../../src/db/import-repository.js';
 import { updateSettings } from '../../src/db/settings-repository.js';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { createWebhook } from '../../src/db/webhook-repository.js';
@@ -283,5 +284,30 @@ describe('the scheduled sweep', () => {
     expect(await expiryAudit(accountId)).toHaveLength(1);
     const completed = await maintenance.queue.getJobs(['completed']);
     expect(completed.some((job) => job.name === EXPIRE_ENTRIES_JOB && job.returnvalue.removed >= 1)).toBe(true);
+  });
+
+  it('when an import is older than 30 days, then the sweep removes it with its jobs, and keeps a younger one', async () => {
+    const { accountId } = await newAccount(database.db);
+    const [old, young] = [newId(), newId()];
+    for (const id of [old, young]) {
+      await createImport(database.db, { id, accountId, origin: 'manual', format: 'csv' });
+      await recordImportJob(database.db, id, '1', 10);
+    }
+    await database.db.query({
+      text: `UPDATE imports SET created_at = now() - interval '31 days' WHERE id = $1`,
+      values: [old],
+    });
+
+    const kept = async () =>
+      (
+        await database.db.query<{ id: string }>({
+          text: 'SELECT id FROM imports WHERE account_id = $1',
+          values: [accountId],
+        })
+      ).rows.map((row) => row.id);
+    await eventually(async () => (await kept()).length === 1, 10_000, 'the scheduled sweep');
+    expect(await kept()).toEqual([young]);
+    const { rows } = await database.db.query({ text: 'SELECT 1 FROM import_jobs WHERE import_id = $1', values: [old] });
+    expect(rows).toEqual([]);
   });
 });

@@ -281,7 +281,7 @@ describe('hardening', () => {
   });
 
   it('when the server is created, then request and header timeouts are set', () => {
-    expect(plain.server.requestTimeout).toBe(30_000);
+    expect(plain.server.requestTimeout).toBe(300_000);
     expect(plain.server.headersTimeout).toBe(10_000);
   });
 

@@ -2,7 +2,8 @@ import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp, type AppOptions } from '../../api/app.js';
-import { createEventProducer, type EventProducer } from '../../src/events/event-producer.js';
+import { createBatchProducer } from '../../src/batches/batch-producer.js';
+import { createEventProducer } from '../../src/events/event-producer.js';
 import { listen, type RunningServer } from '../../api/server.js';
 import type { Database } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
@@ -31,7 +32,8 @@ export interface TestAppOptions extends Omit<Partial<AppOptions>, 'db' | 'redis'
   redis?: 'live' | 'unreachable';
   /**
    * The file's events and batches queues: their depth in /metrics, the dashboard at /admin/queues,
-   * and feed events published to the events queue (through the app's Redis when that is unreachable).
+   * feed events published to the events queue and imports queued on the batches queue (through
+   * the app's Redis when that is unreachable).
    */
   queues?: boolean;
 }
@@ -69,7 +71,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     queuesReady?: Promise<{ events: TestQueue; batches: TestQueue }>;
   } = {};
   const others: RunningServer[] = [];
-  const producers: EventProducer[] = [];
+  const producers: { close(): Promise<void> }[] = [];
   let firstLiveClient: Redis | undefined;
 
   const fileRedis = (): Promise<TestRedis> =>
@@ -95,6 +97,9 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       const producer = createEventProducer({ connection, prefix: events.prefix, connectTimeoutMs: 1000 });
       producers.push(producer);
       resolved.feeds = { ...rest.feeds, publish: rest.feeds?.publish ?? ((list) => producer.publishMany(list)) };
+      const imports = createBatchProducer({ connection, prefix: batches.prefix, connectTimeoutMs: 1000 });
+      producers.push(imports);
+      resolved.imports = rest.imports ?? imports;
     }
     return resolved;
   }

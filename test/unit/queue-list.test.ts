@@ -6,8 +6,8 @@ import {
   type InvalidLine,
   type ListOperation,
   type QueuedJob,
-} from '../../cli/lists/queue-list.js';
-import { readAddresses } from '../../cli/lists/read-addresses.js';
+} from '../../src/lists/queue-list.js';
+import { readAddresses } from '../../src/lists/read-addresses.js';
 import type { AddBatchInput, RemoveBatchInput } from '../../src/batches/batch-schema.js';
 
 /** Records the jobs instead of queueing them. */

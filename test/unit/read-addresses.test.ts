@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { addressColumn, type CsvHeader } from '../../cli/lists/csv-header.js';
-import type { ListEntry, ReadSummary } from '../../cli/lists/list-entry.js';
-import { listFormatFor } from '../../cli/lists/list-format.js';
-import { readAddresses, type ReadAddressesOptions } from '../../cli/lists/read-addresses.js';
+import { addressColumn, type CsvHeader } from '../../src/lists/csv-header.js';
+import type { ListEntry, ReadSummary } from '../../src/lists/list-entry.js';
+import { listFormatFor } from '../../src/lists/list-format.js';
+import { readAddresses, type ReadAddressesOptions } from '../../src/lists/read-addresses.js';
 import { streamOf } from '../support/chunked-stream.js';
 
 async function read(text: string, options: ReadAddressesOptions, pieceSize?: number) {

@@ -52,16 +52,29 @@ async function* readLines(
   return { lines: line };
 }
 
+function throwIfFailed(input: Readable): void {
+  const failure: unknown = input.errored;
+  if (failure === null || failure === undefined) return;
+  throw failure instanceof Error ? failure : new Error('the input failed');
+}
+
 /**
  * Streams the addresses of a list, in constant memory whatever its size, each with the line it
  * is on (from 1); blank lines are skipped. CSV: the address column of a header, else the first
  * column. NDJSON: a JSON string, or an object's `email` (or, with `ids`, `id`) field. Text: one
  * address per line. Values are as read: normalising and validating them is the caller's work.
  */
-export function readAddresses(
+export async function* readAddresses(
   input: Readable,
   options: ReadAddressesOptions,
 ): AsyncGenerator<ListEntry, ReadSummary, undefined> {
-  if (options.format === 'csv') return readCsvAddresses(input, options.onHeader);
-  return readLines(input, options.format, options.ids ?? false);
+  // An input that failed before it was read, or while readline read it (readline takes an input
+  // that ends in an error for one that ended), must not pass for a whole list.
+  throwIfFailed(input);
+  const summary =
+    options.format === 'csv'
+      ? yield* readCsvAddresses(input, options.onHeader)
+      : yield* readLines(input, options.format, options.ids ?? false);
+  throwIfFailed(input);
+  return summary;
 }

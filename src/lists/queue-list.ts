@@ -1,8 +1,8 @@
-import type { BatchProducer } from '../../src/batches/batch-producer.js';
-import { emailProblem, normalizeEmail } from '../../src/domain/email.js';
-import { isUuid } from '../../src/domain/ids.js';
-import type { Origin } from '../../src/domain/suppression.js';
-import { MAX_BATCH_JOB_ENTRIES } from '../../src/queues.js';
+import type { BatchProducer } from '../batches/batch-producer.js';
+import { emailProblem, normalizeEmail } from '../domain/email.js';
+import { isUuid } from '../domain/ids.js';
+import type { Origin } from '../domain/suppression.js';
+import { MAX_BATCH_JOB_ENTRIES } from '../queues.js';
 import type { ListEntry, ReadSummary } from './list-entry.js';
 
 /** What to do with a list: add its addresses to an account's list, or take them (or ids) off. */
