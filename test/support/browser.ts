@@ -99,12 +99,12 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   expect(grave, `accessibility of ${what}`).toEqual([]);
 }
 
-/** A screenshot for docs/console.md, at the fixed viewport. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** A screenshot for docs/console.md, at the fixed width: the viewport, or the whole page when it is longer. */
+export async function screenshot(page: Page, name: string, { fullPage = false } = {}): Promise<void> {
   await mkdir(SCREENSHOTS_DIR, { recursive: true });
   await page.screenshot({
     path: path.join(SCREENSHOTS_DIR.pathname, `${name}.png`),
-    fullPage: false,
+    fullPage,
     animations: 'disabled',
   });
 }

@@ -73,7 +73,7 @@ export async function startServiceProcess(
         if (!line.startsWith('{')) continue;
         const record = JSON.parse(line) as Record<string, unknown>;
         logs.push(record);
-        const message = String(record['msg'] ?? '');
+        const message = typeof record['msg'] === 'string' ? record['msg'] : '';
         if (message === 'API listening') resolve(String(record['url']));
         if (message.endsWith('workers running')) resolve(undefined);
       }

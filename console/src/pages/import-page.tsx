@@ -212,7 +212,7 @@ function Outcome({ found }: { found: ImportResource }) {
             {found.invalid_lines.map((line) => (
               <li key={line.line}>
                 line {line.line}: {line.value !== undefined ? `"${line.value}" ` : ''}
-                {line.reason}
+                {line.reason.endsWith('.') ? line.reason : `${line.reason}.`}
               </li>
             ))}
           </ul>
