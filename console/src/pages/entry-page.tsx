@@ -121,7 +121,9 @@ export function EntryPage({ id }: { id: string }) {
         <section aria-labelledby="history-title">
           <h2 id="history-title">History</h2>
           {history.data.length === 0 ? (
-            <p class="empty">No bounce, complaint or removal is recorded for this address: it was added by hand.</p>
+            <p class="empty">
+              No bounce, complaint or removal is recorded for this address: it was added by hand or imported.
+            </p>
           ) : (
             <HistoryTable records={history.data} />
           )}
