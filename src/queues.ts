@@ -19,6 +19,15 @@ export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = {
   removeOnFail: KEEP_FAILED,
 };
 
+/**
+ * How often a job may be found abandoned by a worker that ended mid-job (a crash, SIGKILL, a lost
+ * connection) and be run again before BullMQ fails it. Running an event or batch job again is
+ * safe (an event is applied once by its key; adding an address twice keeps one entry), so only a
+ * job that looks like it kills its workers is failed: BullMQ's default, 1, fails a job whose worker
+ * was killed twice while holding it, and its event then waits in the failed set for a retry by hand.
+ */
+export const MAX_STALLS = 20;
+
 export const BATCHES_QUEUE = 'suppression-batches';
 /** Batch results are kept a day, so an import that waits (or looks later) can read every job's counts. */
 export const KEEP_BATCH_RESULTS = { age: DAY_SECONDS };

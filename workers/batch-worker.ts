@@ -5,7 +5,7 @@ import type { Database } from '../src/db/database.js';
 import { recordImportJobOutcome } from '../src/db/import-repository.js';
 import type { Logger } from '../src/logger.js';
 import { BATCH_OUTCOMES, type Metrics } from '../src/metrics.js';
-import { BATCHES_QUEUE, KEEP_BATCH_RESULTS, KEEP_FAILED } from '../src/queues.js';
+import { BATCHES_QUEUE, KEEP_BATCH_RESULTS, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';
 import { processBatch } from './batch-processor.js';
 
 export interface BatchWorkerOptions {
@@ -43,6 +43,7 @@ export function startBatchWorker(options: BatchWorkerOptions): BatchWorker {
     concurrency: options.concurrency ?? 2,
     removeOnComplete: KEEP_BATCH_RESULTS,
     removeOnFail: KEEP_FAILED,
+    maxStalledCount: MAX_STALLS,
   });
   const { metrics } = options;
   if (metrics) {

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
 import type { Metrics } from '../src/metrics.js';
-import { EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED } from '../src/queues.js';
+import { EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';
 import { createEventProcessor, type EventJobResult } from './event-processor.js';
 
 export interface EventWorkerOptions {
@@ -41,6 +41,7 @@ export function startEventWorker(options: EventWorkerOptions): EventWorker {
     // Jobs from producers in other languages get the same retention as ours.
     removeOnComplete: KEEP_COMPLETED,
     removeOnFail: KEEP_FAILED,
+    maxStalledCount: MAX_STALLS,
   });
   const { metrics } = options;
   if (metrics) {
