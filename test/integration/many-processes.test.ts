@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventProducer } from '../../src/events/event-producer.js';
 import { EVENTS_QUEUE } from '../../src/queues.js';
 import { newAccount } from '../support/accounts.js';
-import { buildService, startServiceProcess, type BuiltService, type ServiceProcess } from '../../bench/support/built-service.js';
+import {
+  buildService,
+  startServiceProcess,
+  type BuiltService,
+  type ServiceProcess,
+} from '../../bench/support/built-service.js';
 import { uniqueEmails } from '../support/emails.js';
 import { bounceEvent } from '../support/test-events.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
