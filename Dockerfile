@@ -9,6 +9,7 @@ COPY src ./src
 COPY api ./api
 COPY workers ./workers
 COPY cli ./cli
+COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS runtime

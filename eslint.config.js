@@ -29,6 +29,17 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/api/**', '**/cli/**'] }] },
   },
   {
+    // The console runs in the browser: typed against the DOM by console/tsconfig.json (so TypeScript,
+    // not no-undef, knows its globals), and it reaches the service only over HTTP.
+    files: ['console/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['**/api/**', '**/workers/**', '**/cli/**', '../../src/**', 'node:*'] },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',

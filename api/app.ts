@@ -11,6 +11,7 @@ import { redisReplayGuard } from '../src/feeds/replay-guard.js';
 import { createSnsClient } from '../src/feeds/sns-certificates.js';
 import { createMetrics, type Metrics } from '../src/metrics.js';
 import { authenticate } from './middleware/authenticate.js';
+import { consoleSession, csrfProtection, sameOriginOnly } from './middleware/console-session.js';
 import { createAuthFailureLimit, type AuthFailureLimit } from './middleware/auth-failure-limit.js';
 import { errorHandler, methodNotAllowed, notFound } from './middleware/errors.js';
 import { httpMetrics } from './middleware/http-metrics.js';
@@ -19,6 +20,8 @@ import { createRateLimiter } from './middleware/rate-limit.js';
 import { requestLogging } from './middleware/request-logging.js';
 import { namedRoute } from './middleware/route-pattern.js';
 import { apiSecurityHeaders, noStore } from './middleware/security-headers.js';
+import { CONSOLE_API_PATH, CONSOLE_PATH, consoleRouter } from './routes/console.js';
+import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './routes/console-session.js';
 import { docsRouter } from './routes/docs.js';
 import { opsRouter } from './routes/ops.js';
 import { FEEDS_PATH, feedsRouter } from './routes/feeds.js';
@@ -64,7 +67,18 @@ export interface AppOptions {
   webhooks?: WebhooksOptions;
   /** Queues the batch jobs of `POST /suppressions/imports` and looks them up; without it, imports answer 503. */
   imports?: Pick<BatchProducer, 'add' | 'outcome'>;
+  /** The web console at /console. */
+  console?: ConsoleOptions;
 }
+
+export interface ConsoleOptions {
+  /** The built console (`npm run build` writes dist/console); without it, `/console` answers 404. */
+  dir?: string | undefined;
+  /** How long a console session lasts from its sign-in (default 8 hours). */
+  sessionTtlMs?: number;
+}
+
+const DEFAULT_CONSOLE_SESSION_MS = 8 * 60 * 60 * 1000;
 
 export interface FeedsOptions {
   /** Queues feed events, resolving once Redis has taken them all; without it, feed requests answer 503. */
@@ -154,6 +168,41 @@ export function createApp(options: AppOptions): Express {
       onlyFor(['PATCH'], [express.json({ limit: bodyLimit, strict: true })]),
     ]),
   );
+
+  // The console: its session, then the same suppressions router as the API's, behind the session
+  // cookie and CSRF checks instead of a bearer key, then its pages.
+  app.use(
+    CONSOLE_SESSION_PATH,
+    consoleSessionRouter({
+      db: options.db,
+      logger: options.logger,
+      ttlMs: options.console?.sessionTtlMs ?? DEFAULT_CONSOLE_SESSION_MS,
+      failureLimit,
+      rateLimited,
+      bodyLimit,
+    }),
+  );
+  app.use(
+    CONSOLE_API_PATH + SUPPRESSIONS_PATH,
+    suppressionsRouter(
+      options.db,
+      [
+        noStore,
+        sameOriginOnly,
+        consoleSession({ db: options.db, failureLimit }),
+        csrfProtection,
+        ...rateLimited,
+        // As on the API: an import's body is the list itself, read as a stream by its route.
+        onlyWhen(
+          (req) => req.method === 'POST' && req.path !== IMPORTS_PATH,
+          [express.json({ limit: bodyLimit, strict: true })],
+        ),
+      ],
+      { producer: options.imports, logger: options.logger },
+      CONSOLE_API_PATH + SUPPRESSIONS_PATH,
+    ),
+  );
+  app.use(CONSOLE_PATH, consoleRouter(options.console?.dir));
 
   app.use(
     FEEDS_PATH,

@@ -7,6 +7,7 @@ import { createRedis } from '../src/redis.js';
 import { createDeliveryQueue, queueDeliveries } from '../src/webhooks/delivery-queue.js';
 import type { Runtime } from '../src/runtime.js';
 import { createApp } from './app.js';
+import { builtConsoleDir } from './console-dir.js';
 import { listen, type RunningServer } from './server.js';
 
 /** Serves the HTTP API of a runtime on the configured host and port. */
@@ -54,6 +55,10 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
         queue: (due) => queueDeliveries(deliveryQueue, due),
       },
       imports: batches,
+      console: {
+        dir: config.CONSOLE_DIR ?? builtConsoleDir(),
+        sessionTtlMs: config.CONSOLE_SESSION_HOURS * 60 * 60 * 1000,
+      },
     }),
     config.HOST,
     config.PORT,

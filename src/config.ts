@@ -86,6 +86,12 @@ const configSchema = z.object({
     .default([...WORKER_KINDS]),
   /** Webhook deliveries in flight per worker process. */
   WEBHOOK_DELIVERY_CONCURRENCY: positiveInt.default(50),
+  /** How long a console session lasts from its sign-in, in hours (up to 30 days). */
+  CONSOLE_SESSION_HOURS: wholeNumber
+    .pipe(z.number().min(1, { error: 'must be at least 1' }).max(720, { error: 'must be at most 720 (30 days)' }))
+    .default(8),
+  /** The built console to serve at /console; unset, the dist/console that `npm run build` writes. */
+  CONSOLE_DIR: z.string().trim().min(1).optional(),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

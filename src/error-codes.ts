@@ -25,7 +25,7 @@ export const ERROR_CODES = {
   },
   restricted_api_key: {
     status: 401,
-    when: 'A `sending_access` key on any `/suppressions` endpoint but `POST /suppressions/check`, or on any `/webhooks` endpoint.',
+    when: 'A `sending_access` key on any `/suppressions` endpoint but `POST /suppressions/check`, on any `/webhooks` endpoint, or to sign in to the console.',
     message: 'This API key is restricted to sending emails. Use a key with full access.',
   },
   unauthorized: {
@@ -41,10 +41,20 @@ export const ERROR_CODES = {
     message: ({ reason }: { reason: string }) => `The request could not be verified: ${reason}.`,
     example: { reason: 'the signature does not match the body and timestamp' },
   },
+  invalid_session: {
+    status: 401,
+    when: 'A console request (`/console/session`, `/console/api/...`) without a session cookie, or with one that expired, was signed out, or whose key was revoked.',
+    message: 'Sign in to the console: the session is missing, expired or was signed out.',
+  },
   invalid_api_key: {
     status: 403,
     when: 'An unknown or revoked key, or a token this service cannot have issued.',
     message: 'API key is invalid.',
+  },
+  invalid_csrf_token: {
+    status: 403,
+    when: 'A console request that changes something without the session’s `X-CSRF-Token` header, or a console request (a sign-in included) whose `Origin` is not the console’s own. Nothing is changed.',
+    message: 'The request was refused: it must come from the console’s own page and carry its `X-CSRF-Token` header.',
   },
   not_found: {
     status: 404,

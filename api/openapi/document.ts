@@ -35,6 +35,7 @@ import {
   suppressionRefSchema,
   suppressionSchema,
 } from './schemas.js';
+import { consoleRoutes } from './console-routes.js';
 import { importRoutes } from './import-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
@@ -303,6 +304,7 @@ export const routes: RouteConfig[] = [
   ...importRoutes,
   ...webhookRoutes,
   ...settingsRoutes,
+  ...consoleRoutes,
   {
     method: 'post',
     path: '/feeds/{feed_id}',
@@ -433,6 +435,13 @@ function buildRegistry(): OpenAPIRegistry {
     description:
       'An API key: `Authorization: Bearer <API_KEY>`. Every endpoint takes a `full_access` key; `POST /suppressions/check` also takes a `sending_access` key.',
   });
+  registry.registerComponent('securitySchemes', 'consoleSession', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'sl_console_session',
+    description:
+      'The console’s session cookie, set by `POST /console/session`; requests that change something also carry `X-CSRF-Token`.',
+  });
   registry.registerComponent('securitySchemes', 'metricsToken', {
     type: 'http',
     scheme: 'bearer',
@@ -468,6 +477,11 @@ export function openApiDocument(): OpenApiDocument {
         name: 'Settings',
         description:
           'The account’s suppression policy: a soft-bounce threshold and expiry per origin; see docs/events.md.',
+      },
+      {
+        name: 'Console',
+        description:
+          'The web console’s session: an API key exchanged for a cookie; see docs/console.md. Its pages call the `/suppressions` operations at `/console/api/suppressions`.',
       },
       { name: 'Operations', description: 'Health, metrics and this reference; no API key.' },
     ],

@@ -84,12 +84,17 @@ export function isSendingRequest(req: Request): boolean {
  * The five endpoints (and `POST /suppressions`), an address's history, export and imports. `guards`
  * (authentication, rate limiting, body parsing) run first for every request that reaches the
  * router: inside it, rather than as layers of their own on the app's mount path, they cost no path
- * trimming per request.
+ * trimming per request. `mountPath` names its routes in metrics and logs: the console mounts it too.
  */
-export function suppressionsRouter(db: Database, guards: readonly RequestHandler[], imports: ImportsOptions): Router {
+export function suppressionsRouter(
+  db: Database,
+  guards: readonly RequestHandler[],
+  imports: ImportsOptions,
+  mountPath: string = SUPPRESSIONS_PATH,
+): Router {
   const router = Router();
   if (guards.length > 0) router.use(...guards);
-  const route = <Path extends string>(path: Path) => namedRoute(router, SUPPRESSIONS_PATH, path);
+  const route = <Path extends string>(path: Path) => namedRoute(router, mountPath, path);
   // Concurrent lookups of one tick share one query per account.
   const lookups = createSuppressionLookups(db);
 
@@ -132,7 +137,7 @@ export function suppressionsRouter(db: Database, guards: readonly RequestHandler
     })
     .all(methodNotAllowed('GET'));
 
-  addImportRoutes(router, SUPPRESSIONS_PATH, db, imports);
+  addImportRoutes(router, mountPath, db, imports);
 
   // Lookups next: by far the most frequent. A single segment never matches `/batch/add` or `/batch/remove`.
   route('/:suppression')

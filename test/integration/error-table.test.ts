@@ -11,6 +11,7 @@ import { feedPath, newFeedId, type Feed } from '../../src/feeds/feed.js';
 import { newAccount } from '../support/accounts.js';
 import { apiClient, type ApiResponse } from '../support/api-client.js';
 import { uniqueEmail } from '../support/emails.js';
+import { consoleRequest, signIn } from '../support/console-client.js';
 import { errorTableIn, renderErrorTable } from '../support/error-table.js';
 import { sendGridSigner } from '../support/feed-signers.js';
 import { newApiAccount, useTestApp } from '../support/test-app.js';
@@ -100,7 +101,14 @@ const PROVOKE: Record<ErrorCode, () => Promise<ApiResponse>> = {
       headers: sendGridSigner().headers(body),
     });
   },
+  invalid_session: () => consoleRequest(app.server.url, null, 'GET', '/console/session'),
   invalid_api_key: () => apiClient(app.server.url, generateToken()).get('/suppressions'),
+  invalid_csrf_token: async () => {
+    const { cookie } = await signIn(app.server.url, (await newAccount(app.database.db)).token);
+    return consoleRequest(app.server.url, cookie, 'POST', '/console/api/suppressions', {
+      body: { email: uniqueEmail() },
+    });
+  },
   not_found: async () => (await newApiAccount(app)).api.get(`/suppressions/${newId()}`),
   method_not_allowed: async () => (await newApiAccount(app)).api.request('PUT', '/suppressions'),
   invalid_idempotent_request: async () => {

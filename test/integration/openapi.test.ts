@@ -35,6 +35,8 @@ function servedRoutes(express: Express): string[] {
         const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
         for (const path of paths) {
           const openApiPath = join(prefix, path).replace(/:(\w+)/g, '{$1}');
+          // The console's mount of the suppressions router: the same operations, documented once.
+          if (openApiPath.startsWith('/console/api/')) continue;
           for (const method of Object.keys(layer.route.methods)) {
             if (method === '_all') continue; // `.all(methodNotAllowed(...))`: the 405 answer, not an operation
             found.add(`${method.toUpperCase()} ${openApiPath}`);

@@ -19,6 +19,7 @@ const DEFAULTS = {
   WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: false,
   WEBHOOK_DELIVERY_CONCURRENCY: 50,
   WORKERS: ['events', 'batches', 'webhooks'],
+  CONSOLE_SESSION_HOURS: 8,
 };
 
 /** The ConfigError that loading this environment throws. */
@@ -191,5 +192,18 @@ describe('webhook settings', () => {
 
   it.each(['deliveries', ',', 'events,mail'])('when WORKERS is "%s", then a ConfigError names it', (value) => {
     expect(() => loadConfig({ WORKERS: value })).toThrow(/WORKERS/);
+  });
+});
+
+describe('console settings', () => {
+  it('when CONSOLE_SESSION_HOURS and CONSOLE_DIR are set, then they are read', () => {
+    expect(loadConfig({ CONSOLE_SESSION_HOURS: '24', CONSOLE_DIR: ' /srv/console ' })).toMatchObject({
+      CONSOLE_SESSION_HOURS: 24,
+      CONSOLE_DIR: '/srv/console',
+    });
+  });
+
+  it.each(['0', '721', '1.5', 'eight'])('when CONSOLE_SESSION_HOURS is "%s", then a ConfigError names it', (value) => {
+    expect(() => loadConfig({ CONSOLE_SESSION_HOURS: value })).toThrow(/CONSOLE_SESSION_HOURS/);
   });
 });

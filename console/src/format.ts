@@ -1,0 +1,25 @@
+/** A timestamp as people read it, in their own time zone, to the second. */
+export function formatTime(iso: string | null): string {
+  if (iso === null) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString('en-GB', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+}
+
+const ORIGIN_NAMES: Record<string, string> = { bounce: 'Bounce', complaint: 'Complaint', manual: 'Manual' };
+
+export function originName(origin: string): string {
+  return ORIGIN_NAMES[origin] ?? origin;
+}
+
+/** "1 address", "3 addresses". */
+export function addresses(count: number): string {
+  return `${count.toLocaleString('en-GB')} ${count === 1 ? 'address' : 'addresses'}`;
+}

@@ -1,0 +1,76 @@
+import type { AuditRecord } from '../api.js';
+import { formatTime } from '../format.js';
+
+const OUTCOMES: Record<string, string> = {
+  suppressed: 'Added to the list',
+  suppressed_soft_bounce_threshold: 'Added: soft-bounce threshold reached',
+  already_suppressed: 'Already on the list',
+  not_suppressed: 'Not added',
+  removed: 'Removed from the list',
+};
+
+const EVENT_NAMES: Record<AuditRecord['type'], string> = {
+  bounce: 'Bounce',
+  complaint: 'Complaint',
+  removal: 'Removal',
+};
+
+function bounceKind(bounce: NonNullable<AuditRecord['bounce']>): string {
+  const type = bounce.type === 'permanent' ? 'Permanent' : bounce.type === 'transient' ? 'Transient' : bounce.type;
+  return bounce.sub_type ? `${type} (${bounce.sub_type})` : type;
+}
+
+function Details({ record }: { record: AuditRecord }) {
+  if (record.bounce) {
+    return (
+      <>
+        <span class="detail-kind">{bounceKind(record.bounce)}</span>
+        {record.bounce.diagnostic && <span class="diagnostic">{record.bounce.diagnostic}</span>}
+      </>
+    );
+  }
+  if (record.complaint) return <>Feedback type: {record.complaint.feedback_type ?? 'not given'}</>;
+  if (record.removal_reason === 'expired') return <>Expired under the account’s policy</>;
+  if (record.removed_by_key_id) {
+    return (
+      <>
+        By API key <span class="mono">{record.removed_by_key_id}</span>
+      </>
+    );
+  }
+  return <>By a batch job</>;
+}
+
+/** An address's events, newest first: each bounce with its status and diagnostic, complaints and removals with who made them. */
+export function HistoryTable({ records }: { records: readonly AuditRecord[] }) {
+  return (
+    <div class="table-scroll" role="region" aria-label="History, newest first" tabIndex={0}>
+      <table class="table history">
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">When</th>
+            <th scope="col">Status</th>
+            <th scope="col">Details</th>
+            <th scope="col">Result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((record) => (
+            <tr key={record.event_id}>
+              <td>
+                <span class={`badge badge-${record.type}`}>{EVENT_NAMES[record.type]}</span>
+              </td>
+              <td>{formatTime(record.occurred_at ?? record.received_at)}</td>
+              <td class="mono">{record.bounce?.status ?? '—'}</td>
+              <td>
+                <Details record={record} />
+              </td>
+              <td>{OUTCOMES[record.outcome] ?? record.outcome}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

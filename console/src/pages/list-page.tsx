@@ -1,0 +1,268 @@
+import { useEffect, useState } from 'preact/hooks';
+import { API, messageOf, ORIGINS, request, type Page, type Suppression } from '../api.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { ErrorMessage, Loading, StatusMessage } from '../components/messages.js';
+import { PageHeading } from '../components/page-heading.js';
+import { takeFlash } from '../flash.js';
+import { addresses, formatTime, originName } from '../format.js';
+import { href, navigate } from '../router.js';
+import { searchFilters } from '../search.js';
+
+export const PAGE_SIZE = 50;
+
+interface ListState {
+  loading: boolean;
+  page: Page<Suppression> | null;
+  error: string | null;
+}
+
+/** The list's address in the console, from its search, filter and cursor. */
+function listPath(params: { q?: string; origin?: string; after?: string; before?: string }): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value) query.set(name, value);
+  const text = query.toString();
+  return text ? `/?${text}` : '/';
+}
+
+function exportHref(origin: string): string {
+  const query = new URLSearchParams({ format: 'csv' });
+  if (origin) query.set('origin', origin);
+  return `${API}/export?${query.toString()}`;
+}
+
+/** The list, newest first, 50 a page, with the search, the origin filter, selection and removal. */
+export function ListPage({ query }: { query: URLSearchParams }) {
+  const q = query.get('q') ?? '';
+  const origin = query.get('origin') ?? '';
+  const after = query.get('after') ?? '';
+  const before = query.get('before') ?? '';
+  const [search, setSearch] = useState(q);
+  const [list, setList] = useState<ListState>({ loading: true, page: null, error: null });
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [confirming, setConfirming] = useState(false);
+  const [removing, setRemoving] = useState(false);
+  const [status, setStatus] = useState<string | null>(() => takeFlash());
+  const [reloads, setReloads] = useState(0);
+
+  useEffect(() => setSearch(q), [q]);
+
+  useEffect(() => {
+    let current = true;
+    setList((previous) => ({ ...previous, loading: true, error: null }));
+    const params = new URLSearchParams({ limit: String(PAGE_SIZE), ...searchFilters(q) });
+    if (origin) params.set('origin', origin);
+    if (after) params.set('after', after);
+    if (before) params.set('before', before);
+    request<Page<Suppression>>('GET', `${API}?${params.toString()}`).then(
+      (page) => {
+        if (!current) return;
+        setList({ loading: false, page, error: null });
+        setSelected(new Set());
+      },
+      (error: unknown) => {
+        if (current) setList({ loading: false, page: null, error: `The list could not be read: ${messageOf(error)}` });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [q, origin, after, before, reloads]);
+
+  function go(params: { q?: string; origin?: string; after?: string; before?: string }): void {
+    setStatus(null);
+    navigate(listPath(params));
+  }
+
+  async function removeSelected(): Promise<void> {
+    setRemoving(true);
+    try {
+      const removed = await request<{ data: unknown[] }>('POST', `${API}/batch/remove`, { ids: [...selected] });
+      setStatus(`Removed ${addresses(removed.data.length)} from the list.`);
+      setConfirming(false);
+      setReloads((count) => count + 1);
+    } catch (error) {
+      setConfirming(false);
+      setList((previous) => ({ ...previous, error: `Nothing was removed: ${messageOf(error)}` }));
+    } finally {
+      setRemoving(false);
+    }
+  }
+
+  const entries = list.page?.data ?? [];
+  const filtered = q !== '' || origin !== '';
+  // Keyset pages: `after` walks to older entries, `before` to newer ones; `has_more` speaks of the
+  // direction of travel, and the way back is always open once a cursor was followed.
+  const hasOlder = before ? true : (list.page?.has_more ?? false);
+  const hasNewer = after ? true : before ? (list.page?.has_more ?? false) : false;
+  const allSelected = entries.length > 0 && entries.every((entry) => selected.has(entry.id));
+
+  function toggle(id: string): void {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  }
+
+  return (
+    <>
+      <PageHeading title="Suppressed addresses" />
+      <form
+        class="search"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          go({ q: search.trim(), origin });
+        }}
+      >
+        <div class="field field-grow">
+          <label for="search">Search</label>
+          <input
+            id="search"
+            type="search"
+            value={search}
+            aria-describedby="search-hint"
+            placeholder="jane@example.com, jane*, @example.com"
+            onInput={(event) => setSearch(event.currentTarget.value)}
+          />
+          <p class="hint" id="search-hint">
+            An address, the start of one ending in <code>*</code>, or a domain.
+          </p>
+        </div>
+        <div class="field">
+          <label for="origin">Origin</label>
+          <select id="origin" value={origin} onChange={(event) => go({ q, origin: event.currentTarget.value })}>
+            <option value="">All origins</option>
+            {ORIGINS.map((value) => (
+              <option key={value} value={value}>
+                {originName(value)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field field-button">
+          <button type="submit" class="button button-primary">
+            Search
+          </button>
+        </div>
+      </form>
+
+      <StatusMessage message={status} />
+      <ErrorMessage message={list.error} />
+
+      <div class="toolbar">
+        <button
+          type="button"
+          class="button button-danger"
+          disabled={selected.size === 0}
+          onClick={() => setConfirming(true)}
+        >
+          Remove selected{selected.size > 0 ? ` (${selected.size})` : ''}
+        </button>
+        <a class="button" href={exportHref(origin)} download>
+          Export {origin ? `${originName(origin).toLowerCase()} entries` : 'all'} as CSV
+        </a>
+        {filtered && (
+          <a class="clear" href={href('/')}>
+            Clear search and filter
+          </a>
+        )}
+      </div>
+
+      <div class="list" aria-busy={list.loading}>
+        {list.loading && <Loading />}
+        {!list.loading && list.page && entries.length === 0 && (
+          <div class="empty">
+            {filtered || after || before ? (
+              <>
+                <p class="empty-title">Nothing matches</p>
+                <p>No entry matches this search and filter. Check the address or domain, or clear the search.</p>
+              </>
+            ) : (
+              <>
+                <p class="empty-title">No suppressed addresses yet</p>
+                <p>
+                  Bounces and complaints add addresses here as they happen. You can also{' '}
+                  <a href={href('/add')}>add addresses</a> or <a href={href('/import')}>import a file</a>.
+                </p>
+              </>
+            )}
+          </div>
+        )}
+        {entries.length > 0 && (
+          <table class="table table-stack">
+            <caption class="visually-hidden">Suppressed addresses, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col" class="select">
+                  <input
+                    type="checkbox"
+                    aria-label="Select every address on this page"
+                    checked={allSelected}
+                    onChange={() => setSelected(allSelected ? new Set() : new Set(entries.map((entry) => entry.id)))}
+                  />
+                </th>
+                <th scope="col">Email</th>
+                <th scope="col">Origin</th>
+                <th scope="col">Added</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <tr key={entry.id}>
+                  <td class="select">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${entry.email}`}
+                      checked={selected.has(entry.id)}
+                      onChange={() => toggle(entry.id)}
+                    />
+                  </td>
+                  <td data-label="Email" class="email">
+                    <a href={href(`/entries/${entry.id}`)}>{entry.email}</a>
+                  </td>
+                  <td data-label="Origin">
+                    <span class={`badge badge-${entry.origin}`}>{originName(entry.origin)}</span>
+                  </td>
+                  <td data-label="Added">{formatTime(entry.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+
+      <nav class="pager" aria-label="Pages">
+        <button
+          type="button"
+          class="button"
+          disabled={!hasNewer || list.loading}
+          onClick={() => go({ q, origin, before: entries[0]?.id ?? after })}
+        >
+          ← Previous
+        </button>
+        <button
+          type="button"
+          class="button"
+          disabled={!hasOlder || list.loading || entries.length === 0}
+          onClick={() => go({ q, origin, after: entries.at(-1)?.id })}
+        >
+          Next →
+        </button>
+      </nav>
+
+      {confirming && (
+        <ConfirmDialog
+          title={`Remove ${addresses(selected.size)}?`}
+          confirmLabel="Remove"
+          busy={removing}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => void removeSelected()}
+        >
+          <p>
+            {addresses(selected.size)} will leave the suppression list and may be mailed again. Their history is kept.
+          </p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
