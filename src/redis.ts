@@ -44,9 +44,22 @@ function nodeOptions(url: string, role: RedisRole): RedisOptions {
   };
 }
 
+/**
+ * A command for a master that died is tried again every `retryDelayOnFailover` ms, up to
+ * `maxRedirections` times, while a replica takes over: a worker's for a minute, enough for a
+ * failover at Redis's default `cluster-node-timeout` of 15 s; a producer's and a request's for
+ * about ioredis's default of 2 s, after which their caller hears of it.
+ */
+const FAILOVER_RETRIES: Record<RedisRole, Pick<ClusterOptions, 'retryDelayOnFailover' | 'maxRedirections'>> = {
+  worker: { retryDelayOnFailover: 500, maxRedirections: 120 },
+  producer: { retryDelayOnFailover: 100, maxRedirections: 16 },
+  request: { retryDelayOnFailover: 100, maxRedirections: 16 },
+};
+
 function clusterOptions(url: string, role: RedisRole): ClusterOptions {
   return {
     redisOptions: nodeOptions(url, role),
+    ...FAILOVER_RETRIES[role],
     enableReadyCheck: true,
     // ioredis keeps every node's own offline queue on; this one holds commands while no node is
     // known, so a request path refuses them at once instead.
