@@ -1,6 +1,5 @@
 import express, { Router, type Express, type Request, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { BatchProducer } from '../src/batches/batch-producer.js';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
@@ -29,6 +28,7 @@ import { SETTINGS_PATH, settingsRouter } from './routes/settings.js';
 import { IMPORTS_PATH } from './routes/suppression-imports.js';
 import { isSendingRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './routes/suppressions.js';
 import { WEBHOOKS_PATH, webhooksRouter } from './routes/webhooks.js';
+import type { RedisClient } from '../src/redis.js';
 
 export interface AppOptions {
   db: Database;
@@ -36,7 +36,7 @@ export interface AppOptions {
   /** How long a key lookup is trusted; a revoked key stops working within this time. */
   authCacheTtlMs?: number;
   /** A fail-fast ('request' role) Redis client; without it, rate limiting and idempotency keys are off. */
-  redis?: Redis;
+  redis?: RedisClient;
   /** Requests per second per account (default 10); needs `redis`. */
   rateLimitPerSecond?: number;
   /**

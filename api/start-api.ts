@@ -3,7 +3,7 @@ import { createBatchProducer } from '../src/batches/batch-producer.js';
 import { hasUsableApiKey } from '../src/db/api-key-repository.js';
 import { createEventProducer } from '../src/events/event-producer.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE, MAINTENANCE_QUEUE } from '../src/queues.js';
-import { createRedis } from '../src/redis.js';
+import { createRedis, redisEndpoint } from '../src/redis.js';
 import { createDeliveryQueue, queueDeliveries } from '../src/webhooks/delivery-queue.js';
 import type { Runtime } from '../src/runtime.js';
 import { createApp } from './app.js';
@@ -13,7 +13,7 @@ import { listen, type RunningServer } from './server.js';
 /** Serves the HTTP API of a runtime on the configured host and port. */
 export async function startApi({ config, logger, db, metrics }: Runtime): Promise<RunningServer> {
   // Rate limiting and idempotency keys: a fail-fast client, so an outage answers at once.
-  const redis = createRedis(config.REDIS_URL, 'request');
+  const redis = createRedis(redisEndpoint(config), 'request');
   redis.on('error', (error: unknown) => logger.warn({ err: error }, 'Redis (requests) connection error'));
   // Replayed webhook deliveries are queued over the fail-fast client too: when Redis is down the
   // replay still answers, and the worker's sweeper queues it.

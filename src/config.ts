@@ -8,6 +8,23 @@ const wholeNumber = z
   .transform(Number);
 const port = wholeNumber.pipe(z.number().max(65535, { error: 'must be a port number (0-65535)' }));
 const positiveInt = wholeNumber.pipe(z.number().min(1, { error: 'must be at least 1' }));
+const clusterNode = z
+  .string()
+  .regex(/^[^:\s]+:[0-9]+$/, { error: 'each must be host:port' })
+  .transform((node) => {
+    const colon = node.lastIndexOf(':');
+    return { host: node.slice(0, colon), port: Number(node.slice(colon + 1)) };
+  })
+  .pipe(z.object({ host: z.string(), port: z.number().min(1).max(65535, { error: 'must be a port number' }) }));
+
+/**
+ * Redis's rule: a key's slot is the hash of the text between its first `{` and the first `}` after
+ * it, when that text is not empty.
+ */
+function hasHashTag(prefix: string): boolean {
+  const open = prefix.indexOf('{');
+  return open !== -1 && prefix.indexOf('}', open + 1) > open + 1;
+}
 
 /** The workers a process can run. */
 export const WORKER_KINDS = ['events', 'batches', 'webhooks'] as const;
@@ -20,6 +37,20 @@ const configSchema = z.object({
   /** Server-side limit on one statement; with the pool's 1.5 s connect timeout, a dead database answers 503 fast. */
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(5000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  /**
+   * Redis Cluster seed nodes, a comma list of `host:port`: when set, every Redis client is a cluster
+   * client, and REDIS_URL gives only the user name, password and TLS (`rediss:`) of the nodes.
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((node) => node.trim())
+        .filter((node) => node.length > 0),
+    )
+    .pipe(z.array(clusterNode).min(1, { error: 'must name at least one host:port' }))
+    .optional(),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
@@ -94,6 +125,28 @@ const configSchema = z.object({
   CONSOLE_DIR: z.string().trim().min(1).optional(),
 });
 
+/** Rules that tie variables together, checked once each has parsed. */
+const checkedSchema = configSchema.superRefine((config, context) => {
+  if (config.REDIS_CLUSTER_NODES === undefined) return;
+  // BullMQ's scripts touch many keys of a queue at once; on a cluster they must all hash to one slot.
+  if (!hasHashTag(config.QUEUE_PREFIX)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['QUEUE_PREFIX'],
+      message:
+        "must contain a hash tag such as {sl} when REDIS_CLUSTER_NODES is set: BullMQ keeps each queue's keys in one slot",
+    });
+  }
+  // A cluster has database 0 only; a number in the URL would otherwise be ignored without a word.
+  if (!['', '/', '/0'].includes(new URL(config.REDIS_URL).pathname)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['REDIS_URL'],
+      message: 'must not name a database when REDIS_CLUSTER_NODES is set: a cluster has database 0 only',
+    });
+  }
+});
+
 export type Config = Readonly<z.infer<typeof configSchema>>;
 
 export class ConfigError extends Error {
@@ -103,7 +156,7 @@ export class ConfigError extends Error {
 /** Parses the environment once; a bad value names the variable so the operator can fix it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const result = configSchema.safeParse(present);
+  const result = checkedSchema.safeParse(present);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);

@@ -24,6 +24,7 @@ export {
 } from './batches/batch-schema.js';
 export { BATCHES_QUEUE, MAX_BATCH_JOB_ENTRIES } from './queues.js';
 export type { ProducerConnectionOptions } from './producer-queue.js';
+export type { RedisClient, RedisEndpoint, RedisNode } from './redis.js';
 export {
   createSuppressionClient,
   MAX_ADDRESSES_PER_REQUEST,

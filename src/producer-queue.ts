@@ -1,12 +1,14 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { DEFAULT_JOB_OPTIONS } from './queues.js';
-import { createRedis } from './redis.js';
+import { createRedis, type RedisClient, type RedisEndpoint } from './redis.js';
 
 export interface ProducerConnectionOptions {
-  /** An ioredis connection (kept open on close) or a Redis URL (a connection of its own). */
-  connection: Redis | string;
-  /** BullMQ key prefix; must match the workers' QUEUE_PREFIX. Default `bull`. */
+  /**
+   * An ioredis connection, a `Redis` or a `Cluster` (kept open on close), or a Redis URL or
+   * `{ url, clusterNodes }` (a connection of its own).
+   */
+  connection: RedisClient | RedisEndpoint | string;
+  /** BullMQ key prefix; must match the workers' QUEUE_PREFIX (with a hash tag such as `{sl}` on a cluster). Default `bull`. */
   prefix?: string;
   /** How long a call waits for Redis to answer at all before it fails. Default 10 s. */
   connectTimeoutMs?: number;
@@ -20,15 +22,20 @@ export interface ProducerQueue {
   close(): Promise<void>;
 }
 
+/** A client made by the caller, maybe with an ioredis of its own, so told apart by shape rather than class. */
+function isClient(connection: ProducerConnectionOptions['connection']): connection is RedisClient {
+  return typeof connection !== 'string' && 'ping' in connection;
+}
+
 /**
  * A queue for producers. ioredis reconnects forever and BullMQ waits for a first connection
  * without a bound, so a producer started while Redis is away would hang its callers; a ping with
  * a deadline tells them instead, and no queue is made until Redis is there.
  */
 export function producerQueue(name: string, options: ProducerConnectionOptions): ProducerQueue {
-  const ownsConnection = typeof options.connection === 'string';
-  const connection =
-    typeof options.connection === 'string' ? createRedis(options.connection, 'producer') : options.connection;
+  const given = options.connection;
+  const ownsConnection = !isClient(given);
+  const connection = isClient(given) ? given : createRedis(given, 'producer');
   // ioredis reports each failed reconnection as an 'error' event; the calls report what matters.
   if (ownsConnection) connection.on('error', options.onError ?? (() => undefined));
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;

@@ -1,5 +1,4 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { BatchResult } from '../src/batches/batch-schema.js';
 import type { Database } from '../src/db/database.js';
 import { recordImportJobOutcome } from '../src/db/import-repository.js';
@@ -7,12 +6,13 @@ import type { Logger } from '../src/logger.js';
 import { BATCH_OUTCOMES, type Metrics } from '../src/metrics.js';
 import { BATCHES_QUEUE, KEEP_BATCH_RESULTS, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';
 import { processBatch } from './batch-processor.js';
+import type { RedisClient } from '../src/redis.js';
 
 export interface BatchWorkerOptions {
   db: Database;
   logger: Logger;
   /** A connection with `maxRetriesPerRequest: null`; BullMQ duplicates it for blocking reads. */
-  connection: Redis;
+  connection: RedisClient;
   prefix: string;
   /** Batch jobs at once: each keeps one database connection busy. */
   concurrency?: number;

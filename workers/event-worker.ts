@@ -1,16 +1,16 @@
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
 import type { Metrics } from '../src/metrics.js';
 import { EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';
 import { createEventProcessor, type EventJobResult } from './event-processor.js';
+import type { RedisClient } from '../src/redis.js';
 
 export interface EventWorkerOptions {
   db: Database;
   logger: Logger;
   /** A connection with `maxRetriesPerRequest: null`; BullMQ duplicates it for blocking reads. */
-  connection: Redis;
+  connection: RedisClient;
   prefix: string;
   concurrency: number;
   /** Rows per multi-row statement, and how long the first job of a batch waits for company. */

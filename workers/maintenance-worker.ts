@@ -1,5 +1,4 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Database } from '../src/db/database.js';
 import { deleteImportsBefore } from '../src/db/import-repository.js';
 import { IMPORT_RETENTION_MS } from '../src/imports/import-status.js';
@@ -13,12 +12,13 @@ import {
   type ExpiryRunOptions,
 } from '../src/policy/expire.js';
 import { MAINTENANCE_QUEUE } from '../src/queues.js';
+import type { RedisClient } from '../src/redis.js';
 
 export interface MaintenanceWorkerOptions {
   db: Database;
   logger: Logger;
   /** A connection with `maxRetriesPerRequest: null`; BullMQ duplicates it for blocking reads. */
-  connection: Redis;
+  connection: RedisClient;
   prefix: string;
   /** How often the expiry sweep runs (default every minute). */
   expiryEveryMs?: number;

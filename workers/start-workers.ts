@@ -1,6 +1,6 @@
 import type { Worker } from 'bullmq';
 import type { WorkerKind } from '../src/config.js';
-import { createRedis } from '../src/redis.js';
+import { createRedis, redisEndpoint } from '../src/redis.js';
 import type { Runtime } from '../src/runtime.js';
 import { startBatchWorker } from './batch-worker.js';
 import { startEventWorker } from './event-worker.js';
@@ -18,7 +18,7 @@ interface Started {
 
 /** Runs the queue workers of a runtime that `WORKERS` names, until closed. */
 export async function startWorkers({ config, logger, db, metrics }: Runtime): Promise<RunningWorkers> {
-  const connection = createRedis(config.REDIS_URL, 'worker');
+  const connection = createRedis(redisEndpoint(config), 'worker');
   const prefix = config.QUEUE_PREFIX;
   const starters: Record<WorkerKind, () => Started[]> = {
     events: () => [

@@ -1,5 +1,4 @@
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
 import type { Metrics } from '../src/metrics.js';
@@ -12,12 +11,13 @@ import {
   type DeliveryJob,
 } from '../src/webhooks/delivery-queue.js';
 import { startDispatcher, type Dispatcher, type DispatcherOptions } from '../src/webhooks/dispatcher.js';
+import type { RedisClient } from '../src/redis.js';
 
 export interface WebhookWorkerOptions {
   db: Database;
   logger: Logger;
   /** A connection with `maxRetriesPerRequest: null`; BullMQ duplicates it for blocking reads. */
-  connection: Redis;
+  connection: RedisClient;
   prefix: string;
   /** Deliveries in flight at once. */
   concurrency: number;

@@ -1,12 +1,12 @@
 import type { Request } from 'express';
-import type { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { RateLimitExceededError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
+import type { RedisClient } from '../../src/redis.js';
 
 export interface AuthFailureLimitOptions {
   /** A fail-fast ('request' role) client. */
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   /** Failed authentications per second per client address before its requests are refused. */
   failuresPerSecond: number;

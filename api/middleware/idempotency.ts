@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Redis } from 'ioredis';
 import { AppError, isAppError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import { callerOf } from './authenticate.js';
 import { canonicalJson } from './canonical-json.js';
+import type { RedisClient } from '../../src/redis.js';
 
 export interface IdempotencyOptions {
   /** A fail-fast ('request' role) client. */
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   /** Namespace of the records in Redis. */
   keyPrefix?: string;

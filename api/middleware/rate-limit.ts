@@ -1,14 +1,14 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { RateLimitExceededError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import { callerOf } from './authenticate.js';
 import { LeasedRateLimiter, type Admission } from './rate-limit-leases.js';
+import type { RedisClient } from '../../src/redis.js';
 
 export interface RateLimiterOptions {
   /** A fail-fast ('request' role) client: commands fail at once while Redis is away. */
-  redis: Redis;
+  redis: RedisClient;
   /** Requests each account may make per second, across every process sharing this Redis. */
   pointsPerSecond: number;
   logger: Logger;

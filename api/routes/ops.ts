@@ -4,7 +4,6 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Redis } from 'ioredis';
 import type { Database } from '../../src/db/database.js';
 import { errorMessage } from '../../src/error-codes.js';
 import { AppError } from '../../src/errors.js';
@@ -12,6 +11,7 @@ import type { Metrics } from '../../src/metrics.js';
 import { methodNotAllowed } from '../middleware/errors.js';
 import { nameMount, namedRoute } from '../middleware/route-pattern.js';
 import { pageSecurityHeaders } from '../middleware/security-headers.js';
+import type { RedisClient } from '../../src/redis.js';
 
 export const ADMIN_PATH = '/admin/queues';
 const READY_CHECK_TIMEOUT_MS = 1000;
@@ -21,7 +21,7 @@ export interface OpsOptions {
   db: Database;
   metrics: Metrics;
   /** Answers PING for `/ready`; without it readiness checks the database only. */
-  redis?: Redis | undefined;
+  redis?: RedisClient | undefined;
   /** Both queues: shown in the dashboard. */
   queues?: readonly Queue[] | undefined;
   /** When set, `/metrics` requires `Authorization: Bearer <metricsToken>`. */

@@ -2,11 +2,10 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Queue } from 'bullmq';
 import { Command, InvalidArgumentError } from 'commander';
-import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createEventProducer } from '../../src/events/event-producer.js';
 import { EVENTS_QUEUE } from '../../src/queues.js';
-import { connectRedis } from '../../src/redis.js';
+import { connectRedis, redisEndpoint, type RedisClient } from '../../src/redis.js';
 import { formatFailedEventsJson, formatFailedEventsTable, listFailedEvents } from '../events/failed-events.js';
 import { describeInvalidLine, describePublishSummary, publishEvents } from '../events/publish-events.js';
 import { retryAllFailedEvents, retryFailedEvents, type RetryResult } from '../events/retry-events.js';
@@ -21,8 +20,8 @@ function wholeNumber(value: string): number {
  * A producer-style connection (a command fails after a few tries instead of waiting out an
  * outage), checked first: BullMQ itself waits for Redis to come up however long that takes.
  */
-async function withRedis(config: Config, work: (connection: Redis) => Promise<void>): Promise<void> {
-  const connection = await connectRedis(config.REDIS_URL);
+async function withRedis(config: Config, work: (connection: RedisClient) => Promise<void>): Promise<void> {
+  const connection = await connectRedis(redisEndpoint(config));
   try {
     await work(connection);
   } finally {

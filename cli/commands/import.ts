@@ -4,6 +4,7 @@ import type { Account } from '../../src/db/account-repository.js';
 import { createDatabase } from '../../src/db/database.js';
 import { ORIGINS, type Origin } from '../../src/domain/suppression.js';
 import { createLogger } from '../../src/logger.js';
+import { redisEndpoint } from '../../src/redis.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../../src/queues.js';
 import { findListAccount } from '../lists/list-account.js';
 import { LIST_FORMATS, listFormatFor, type ListFormat } from '../../src/lists/list-format.js';
@@ -43,7 +44,7 @@ async function runListCommand(operation: 'add' | 'remove', file: string, options
         wait: options.wait === true,
       },
       {
-        redisUrl: config.REDIS_URL,
+        redis: redisEndpoint(config),
         prefix: config.QUEUE_PREFIX,
         stdout: process.stdout,
         stderr: process.stderr,

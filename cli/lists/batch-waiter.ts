@@ -1,8 +1,7 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { BatchResult } from '../../src/batches/batch-schema.js';
 import { BATCHES_QUEUE } from '../../src/queues.js';
-import { createRedis } from '../../src/redis.js';
+import { createRedis, type RedisClient, type RedisEndpoint } from '../../src/redis.js';
 import type { QueuedJob } from '../../src/lists/queue-list.js';
 
 export interface FailedJob {
@@ -24,9 +23,9 @@ export type BatchTotals = Pick<BatchResult, (typeof COUNTS)[number]> & {
 
 export interface BatchWaiterOptions {
   /** For the waiter's own connection, which blocks while it listens. */
-  redisUrl: string;
+  redis: RedisEndpoint;
   /** A connection for looking jobs up; left open on close. */
-  connection: Redis;
+  connection: RedisClient;
   prefix: string;
   /** How often jobs not heard of yet are looked up, in case their end was missed. Default 2 s. */
   sweepIntervalMs?: number;
@@ -75,7 +74,7 @@ export async function openBatchWaiter(options: BatchWaiterOptions): Promise<Batc
   const queue = new Queue(BATCHES_QUEUE, { connection: options.connection, prefix: options.prefix });
   queue.on('error', () => undefined);
   const [newest] = await options.connection.xrevrange(queue.keys['events'] ?? '', '+', '-', 'COUNT', 1);
-  const listening = createRedis(options.redisUrl, 'worker');
+  const listening = createRedis(options.redis, 'worker');
   listening.on('error', () => undefined);
   const events = new QueueEvents(BATCHES_QUEUE, {
     connection: listening,

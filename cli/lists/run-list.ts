@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { createBatchProducer } from '../../src/batches/batch-producer.js';
 import type { Account } from '../../src/db/account-repository.js';
 import type { Origin } from '../../src/domain/suppression.js';
-import { connectRedis } from '../../src/redis.js';
+import { connectRedis, type RedisEndpoint } from '../../src/redis.js';
 import { openBatchWaiter, type BatchTotals, type BatchWaiter } from './batch-waiter.js';
 import { createListProgress, type ListCounts } from './list-progress.js';
 import type { ListFormat } from '../../src/lists/list-format.js';
@@ -24,7 +24,7 @@ export interface ListRun {
 }
 
 export interface ListRunContext {
-  redisUrl: string;
+  redis: RedisEndpoint;
   prefix: string;
   stdout: NodeJS.WritableStream;
   /** Invalid lines and progress. */
@@ -53,7 +53,7 @@ export async function runList(run: ListRun, context: ListRunContext): Promise<Li
     run.operation === 'add'
       ? { kind: 'add', accountId: run.account.id, origin: run.origin ?? 'manual' }
       : { kind: 'remove', accountId: run.account.id };
-  const connection = await connectRedis(context.redisUrl);
+  const connection = await connectRedis(context.redis);
   const producer = createBatchProducer({ connection, prefix: context.prefix });
   let waiter: BatchWaiter | undefined;
   const progress = createListProgress({
@@ -75,7 +75,7 @@ export async function runList(run: ListRun, context: ListRunContext): Promise<Li
     // Listening starts before the first job is queued, so no job's end goes unheard.
     if (run.wait) {
       const onChange = (): void => progress.update(counts());
-      waiter = await openBatchWaiter({ redisUrl: context.redisUrl, connection, prefix: context.prefix, onChange });
+      waiter = await openBatchWaiter({ redis: context.redis, connection, prefix: context.prefix, onChange });
     }
     let invalid = 0;
     const entries = readAddresses(run.input, {

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { FeedUnavailableError, TIMESTAMP_TOLERANCE_SECONDS } from './feed-errors.js';
+import type { RedisClient } from '../redis.js';
 
 /** The Mailgun tokens a feed has taken, so a captured request cannot be sent again. */
 export interface ReplayGuard {
@@ -13,7 +13,7 @@ export interface ReplayGuard {
 const REMEMBER_SECONDS = 2 * TIMESTAMP_TOLERANCE_SECONDS + 60;
 
 /** Tokens kept in Redis under `keyPrefix`, shared by every API process. */
-export function redisReplayGuard(redis: Redis, keyPrefix: string): ReplayGuard {
+export function redisReplayGuard(redis: RedisClient, keyPrefix: string): ReplayGuard {
   const key = (feedId: string, token: string) => `${keyPrefix}feed-token:${feedId}:${token}`;
   const unavailable = (error: unknown) => new FeedUnavailableError('Redis did not answer', { cause: error });
   return {

@@ -40,7 +40,7 @@ async function run(account: Account, text: string, options: RunOptions = {}) {
       wait: options.wait ?? true,
     },
     {
-      redisUrl: setup.batches.redisUrl,
+      redis: { url: setup.batches.redisUrl },
       prefix: setup.batches.prefix,
       stdout: stdout.stream,
       stderr: stderr.stream,

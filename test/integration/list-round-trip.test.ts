@@ -21,7 +21,7 @@ async function importText(account: Account, text: string, format: ExportFormat, 
   const report = await runList(
     { operation: 'add', account, origin, input: Readable.from([text]), format, wait: true },
     {
-      redisUrl: setup.batches.redisUrl,
+      redis: { url: setup.batches.redisUrl },
       prefix: setup.batches.prefix,
       stdout: textCollector().stream,
       stderr: textCollector().stream,
