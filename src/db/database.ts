@@ -45,7 +45,13 @@ export function createDatabase(options: DatabaseOptions): Database {
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its connection emits here; without a listener the process would crash.
-  pool.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection failed'));
+  // pg hangs the whole client (its connection, buffers and parameters) on the error: only what says
+  // why is logged.
+  pool.on('error', (error) => {
+    const { code } = error as Error & { code?: unknown };
+    const err = { type: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) };
+    options.logger.warn({ err }, 'idle database connection failed');
+  });
 
   return {
     pool,
