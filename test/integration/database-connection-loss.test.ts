@@ -18,7 +18,7 @@ describe('an idle database connection that is cut', () => {
         text: `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'connection-loss-test'`,
       });
 
-      await eventually(async () => lines.length > 0, 5000, 'the warning');
+      await eventually(() => Promise.resolve(lines.length > 0), 5000, 'the warning');
       const [line] = lines;
       const record = JSON.parse(line ?? '{}') as { msg: string; err: Record<string, unknown> };
       expect(record.msg).toBe('idle database connection failed');
