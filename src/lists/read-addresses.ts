@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { CsvHeader } from './csv-header.js';
 import type { ListEntry, ReadSummary } from './list-entry.js';
 import type { ListFormat } from './list-format.js';
+import { limitLineLength, LineTooLongError } from './line-limit.js';
 import { readCsvAddresses } from './read-csv.js';
 
 export interface ReadAddressesOptions {
@@ -30,13 +31,19 @@ function ndjsonEntry(text: string, line: number, ids: boolean): ListEntry {
   return { line, problem: `expected a JSON string or an object with an "email"${ids ? ' or "id"' : ''} string` };
 }
 
-/** NDJSON or plain text, a line at a time. */
+/** NDJSON or plain text, a line at a time; a line past MAX_LINE_BYTES ends the reading, reported. */
 async function* readLines(
   input: Readable,
   format: 'ndjson' | 'txt',
   ids: boolean,
 ): AsyncGenerator<ListEntry, ReadSummary, undefined> {
-  const lines = createInterface({ input, crlfDelay: Infinity });
+  const limited = limitLineLength();
+  const forwardError = (error: Error): void => {
+    limited.destroy(error);
+  };
+  input.on('error', forwardError);
+  input.pipe(limited);
+  const lines = createInterface({ input: limited, crlfDelay: Infinity });
   let line = 0;
   try {
     for await (const raw of lines) {
@@ -46,8 +53,15 @@ async function* readLines(
       if (text.trim() === '') continue;
       yield format === 'txt' ? { line, value: text } : ndjsonEntry(text, line, ids);
     }
+  } catch (error) {
+    if (!(error instanceof LineTooLongError)) throw error;
+    yield { line: line + 1, problem: `${error.message} starts on this line; the rest of the input was not read` };
+    return { lines: line + 1 };
   } finally {
     lines.close();
+    input.off('error', forwardError);
+    input.unpipe(limited);
+    limited.destroy();
   }
   return { lines: line };
 }

@@ -189,7 +189,8 @@ describe('importing a list over HTTP', () => {
 
   it('when a small gzip body decodes past 100 MB, then the import stops with 413 and is recorded as failed', async () => {
     const { accountId, token } = await newAccount(app.database.db);
-    const bomb = gzipSync(Buffer.alloc(101 * 2 ** 20, 'a'));
+    // Lines of 60,000 characters, each under the line limit, 101 MB in all.
+    const bomb = gzipSync(Buffer.from(`${'a'.repeat(59_999)}\n`.repeat(Math.ceil((101 * 2 ** 20) / 60_000))));
 
     const refused = await upload(token, {
       body: bomb,

@@ -177,6 +177,34 @@ describe('reading plain text', () => {
     ]);
     expect(summary).toEqual({ lines: 4 });
   });
+
+  it('when a line runs past 64 KiB without a break, then the lines before it are read and it is reported by number', async () => {
+    const { entries, summary } = await read(
+      `a@example.com\n${'x'.repeat(70_000)}\nb@example.com\n`,
+      { format: 'txt' },
+      4096,
+    );
+
+    expect(entries).toEqual([
+      { line: 1, value: 'a@example.com' },
+      { line: 2, problem: 'a line longer than 65536 bytes starts on this line; the rest of the input was not read' },
+    ]);
+    expect(summary).toEqual({ lines: 2 });
+  });
+
+  it('when NDJSON lines are long but end, then each is read', async () => {
+    const padding = 'p'.repeat(60_000);
+    const { entries } = await read(
+      `${JSON.stringify({ email: 'a@example.com', padding })}\r\n${JSON.stringify({ email: 'b@example.com', padding })}\r`,
+      { format: 'ndjson' },
+      7000,
+    );
+
+    expect(entries).toEqual([
+      { line: 1, value: 'a@example.com' },
+      { line: 2, value: 'b@example.com' },
+    ]);
+  });
 });
 
 describe('the format of a list', () => {
