@@ -22,6 +22,11 @@ export function callerOf(res: Response): Caller {
   return res.locals['caller'] as Caller;
 }
 
+/** The account the caller speaks for. */
+export function accountOf(res: Response): string {
+  return callerOf(res).accountId;
+}
+
 interface CachedKey {
   credentials: ApiKeyCredentials | null;
   fetchedAt: number;

@@ -1,8 +1,7 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { consoleSessionSchema, signInBodySchema } from '../console-schemas.js';
-import { errorResponses } from './responses.js';
+import { errorResponses, JSON_TYPE } from './responses.js';
 
-const json = 'application/json';
 const tags = ['Console'];
 const consoleSecurity = [{ consoleSession: [] }];
 
@@ -15,7 +14,7 @@ const exampleSession = {
 
 const sessionAnswer = (description: string) => ({
   description,
-  content: { [json]: { schema: consoleSessionSchema, example: exampleSession } },
+  content: { [JSON_TYPE]: { schema: consoleSessionSchema, example: exampleSession } },
 });
 
 /** Errors of every request that the session cookie admits. */
@@ -47,7 +46,10 @@ export const consoleRoutes: RouteConfig[] = [
       body: {
         required: true,
         content: {
-          [json]: { schema: signInBodySchema, example: { api_key: 'sl_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE' } },
+          [JSON_TYPE]: {
+            schema: signInBodySchema,
+            example: { api_key: 'sl_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE' },
+          },
         },
       },
     },

@@ -18,7 +18,7 @@ import {
   exampleSuppression,
 } from './examples.js';
 import { idempotencyHeaders, rateLimitHeaders } from './headers.js';
-import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './responses.js';
+import { AUTHENTICATED_ERRORS, BEARER_SECURITY, BODY_ERRORS, errorResponses, JSON_TYPE } from './responses.js';
 import {
   auditRecordListSchema,
   batchAddResultSchema,
@@ -40,9 +40,6 @@ import { importRoutes } from './import-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
-const json = 'application/json';
-const security = [{ bearerAuth: [] }];
-
 /** Every operation of the API. The request schemas are the ones the routes validate with. */
 export const routes: RouteConfig[] = [
   {
@@ -53,14 +50,14 @@ export const routes: RouteConfig[] = [
     summary: 'List suppressions',
     description:
       'Newest first. `after` pages towards older entries, `before` towards newer ones; the cursor entry is excluded. The filters (`origin`, `email`, `domain`, `created_after`, `created_before`) combine with each other and with the cursors.',
-    security,
+    security: BEARER_SECURITY,
     request: { query: listQuerySchema },
     responses: {
       200: {
         description: 'A page of suppressions.',
         headers: rateLimitHeaders,
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: suppressionListSchema,
             example: { object: 'list', has_more: true, data: [exampleManualSuppression, exampleSuppression] },
           },
@@ -77,7 +74,7 @@ export const routes: RouteConfig[] = [
     summary: 'Export the list as a file',
     description:
       'Every entry (or every entry of one origin), newest first, streamed from a database cursor in constant memory, as `Content-Disposition: attachment`. One request of the rate limit however long it runs. A failure after the first bytes cuts the connection rather than ending the body.',
-    security,
+    security: BEARER_SECURITY,
     request: { query: exportQuerySchema },
     responses: {
       200: {
@@ -104,19 +101,21 @@ export const routes: RouteConfig[] = [
     tags: ['Suppressions'],
     summary: 'Add one suppression',
     description: 'An address already on the list keeps its entry; its id is returned.',
-    security,
+    security: BEARER_SECURITY,
     request: {
       headers: idempotencyHeaders,
       body: {
         required: true,
-        content: { [json]: { schema: addBodySchema, example: { email: 'Unsubscribed@Example.org' } } },
+        content: { [JSON_TYPE]: { schema: addBodySchema, example: { email: 'Unsubscribed@Example.org' } } },
       },
     },
     responses: {
       201: {
         description: 'The suppression (new or already present).',
         headers: rateLimitHeaders,
-        content: { [json]: { schema: suppressionRefSchema, example: { object: 'suppression', id: exampleIds[1] } } },
+        content: {
+          [JSON_TYPE]: { schema: suppressionRefSchema, example: { object: 'suppression', id: exampleIds[1] } },
+        },
       },
       ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
@@ -127,13 +126,13 @@ export const routes: RouteConfig[] = [
     operationId: 'getSuppression',
     tags: ['Suppressions'],
     summary: 'Retrieve a suppression by id or email address',
-    security,
+    security: BEARER_SECURITY,
     request: { params: suppressionParamsSchema },
     responses: {
       200: {
         description: 'The suppression.',
         headers: rateLimitHeaders,
-        content: { [json]: { schema: suppressionSchema, example: exampleSuppression } },
+        content: { [JSON_TYPE]: { schema: suppressionSchema, example: exampleSuppression } },
       },
       ...errorResponses('not_found', ...AUTHENTICATED_ERRORS),
     },
@@ -146,14 +145,14 @@ export const routes: RouteConfig[] = [
     summary: 'The history of an address: its bounces, complaints and removals',
     description:
       'The audit records of the address, newest first (by the time they were recorded). An address is found whether or not it is on the list now; an id, through its entry, or, once the entry is removed, through the records that name it. `after` pages towards older records, `before` towards newer ones; a cursor is an `event_id` of this history.',
-    security,
+    security: BEARER_SECURITY,
     request: { params: suppressionParamsSchema, query: historyQuerySchema },
     responses: {
       200: {
         description: 'A page of the address’s audit records.',
         headers: rateLimitHeaders,
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: auditRecordListSchema,
             example: { object: 'list', has_more: false, data: exampleHistory },
           },
@@ -168,14 +167,17 @@ export const routes: RouteConfig[] = [
     operationId: 'removeSuppression',
     tags: ['Suppressions'],
     summary: 'Remove a suppression by id or email address',
-    security,
+    security: BEARER_SECURITY,
     request: { params: suppressionParamsSchema },
     responses: {
       200: {
         description: 'The suppression was removed.',
         headers: rateLimitHeaders,
         content: {
-          [json]: { schema: removalResultSchema, example: { object: 'suppression', id: exampleIds[0], deleted: true } },
+          [JSON_TYPE]: {
+            schema: removalResultSchema,
+            example: { object: 'suppression', id: exampleIds[0], deleted: true },
+          },
         },
       },
       ...errorResponses('not_found', ...AUTHENTICATED_ERRORS),
@@ -189,13 +191,13 @@ export const routes: RouteConfig[] = [
     summary: `Which of 1 to ${MAX_CHECK_ITEMS} addresses may be mailed`,
     description:
       'The send-time check, for `full_access` and `sending_access` keys alike; one request against the rate limit. Addresses are normalised and collapsed; an item that is not an address does not fail the request but is listed in `invalid`. Never a partial answer: if the database cannot answer, the whole request is 503.',
-    security,
+    security: BEARER_SECURITY,
     request: {
       headers: idempotencyHeaders,
       body: {
         required: true,
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: checkBodySchema,
             example: { emails: ['Bounced@Example.com', 'jane@example.org', 'not-an-address', 'bounced@example.com'] },
           },
@@ -207,7 +209,7 @@ export const routes: RouteConfig[] = [
         description: 'The suppressed addresses among those sent, and the items that are not addresses.',
         headers: rateLimitHeaders,
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: checkResultSchema,
             example: {
               object: 'suppression_check',
@@ -229,13 +231,13 @@ export const routes: RouteConfig[] = [
     summary: `Add 1 to ${MAX_BATCH_ITEMS} addresses`,
     description:
       'Addresses are normalised and collapsed; one invalid address rejects the whole request (422) and nothing is written.',
-    security,
+    security: BEARER_SECURITY,
     request: {
       headers: idempotencyHeaders,
       body: {
         required: true,
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: batchAddBodySchema,
             example: { emails: ['bounced@example.com', 'Unsubscribed@Example.org'] },
           },
@@ -247,7 +249,7 @@ export const routes: RouteConfig[] = [
         description: 'One entry per distinct address, in first-seen order; existing entries keep their id.',
         headers: rateLimitHeaders,
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: batchAddResultSchema,
             example: {
               data: [
@@ -268,13 +270,13 @@ export const routes: RouteConfig[] = [
     tags: ['Suppressions'],
     summary: `Remove 1 to ${MAX_BATCH_ITEMS} suppressions by email or by id`,
     description: 'Send either `emails` or `ids`, not both. Entries that match nothing are left out of `data`.',
-    security,
+    security: BEARER_SECURITY,
     request: {
       headers: idempotencyHeaders,
       body: {
         required: true,
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: batchRemoveBodySchema,
             examples: {
               byEmail: {
@@ -292,7 +294,7 @@ export const routes: RouteConfig[] = [
         description: 'One entry per removed suppression.',
         headers: rateLimitHeaders,
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: batchRemoveResultSchema,
             example: { data: [{ object: 'suppression', id: exampleIds[0], deleted: true }] },
           },
@@ -319,14 +321,14 @@ export const routes: RouteConfig[] = [
       body: {
         required: true,
         description: 'The provider’s payload, verbatim (SNS posts it as `text/plain`).',
-        content: { [json]: { schema: feedBodySchema, examples: exampleFeedBodies } },
+        content: { [JSON_TYPE]: { schema: feedBodySchema, examples: exampleFeedBodies } },
       },
     },
     responses: {
       200: {
         description: 'Verified, and every event queued (or acknowledged).',
         content: {
-          [json]: { schema: feedDeliverySchema, example: { object: 'feed_delivery', queued: 2, ignored: 0 } },
+          [JSON_TYPE]: { schema: feedDeliverySchema, example: { object: 'feed_delivery', queued: 2, ignored: 0 } },
         },
       },
       ...errorResponses(
@@ -349,7 +351,7 @@ export const routes: RouteConfig[] = [
     summary: 'Liveness: the process is up',
     security: [],
     responses: {
-      200: { description: 'Up.', content: { [json]: { schema: healthSchema, example: { status: 'ok' } } } },
+      200: { description: 'Up.', content: { [JSON_TYPE]: { schema: healthSchema, example: { status: 'ok' } } } },
       ...errorResponses('method_not_allowed'),
     },
   },
@@ -364,13 +366,13 @@ export const routes: RouteConfig[] = [
       200: {
         description: 'Ready.',
         content: {
-          [json]: { schema: readinessSchema, example: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } },
+          [JSON_TYPE]: { schema: readinessSchema, example: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } },
         },
       },
       503: {
         description: 'A dependency does not answer; `checks` says which.',
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: readinessSchema,
             example: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } },
           },
@@ -410,7 +412,7 @@ export const routes: RouteConfig[] = [
     summary: 'This OpenAPI 3.1 document',
     security: [],
     responses: {
-      200: { description: 'The document.', content: { [json]: { schema: { type: 'object' } } } },
+      200: { description: 'The document.', content: { [JSON_TYPE]: { schema: { type: 'object' } } } },
       ...errorResponses('method_not_allowed'),
     },
   },
@@ -465,7 +467,7 @@ export function openApiDocument(): OpenApiDocument {
       description:
         'The suppression list of an email-sending service: addresses that must not be mailed after a bounce, a complaint or a manual decision.',
     },
-    security,
+    security: BEARER_SECURITY,
     tags: [
       { name: 'Suppressions' },
       {

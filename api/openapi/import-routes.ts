@@ -3,11 +3,8 @@ import { z } from 'zod';
 import { ORIGINS } from '../../src/domain/suppression.js';
 import { LIST_FORMATS } from '../../src/lists/list-format.js';
 import { importParamsSchema, importQuerySchema } from '../schemas.js';
-import { rateLimitHeaders } from './headers.js';
-import { AUTHENTICATED_ERRORS, errorResponses } from './responses.js';
+import { authenticatedErrors, BEARER_SECURITY, jsonAnswer } from './responses.js';
 
-const json = 'application/json';
-const security = [{ bearerAuth: [] }];
 const tags = ['Suppressions'];
 const count = (description: string) => z.int().min(0).meta({ description });
 
@@ -82,7 +79,7 @@ export const importRoutes: RouteConfig[] = [
     summary: 'Import a list from a file',
     description:
       'The body is the list itself, up to 100 MB decoded (`Content-Encoding` gzip, deflate or br is decoded): CSV (the address column of a header such as `email` or `Email Address`, else the first column), NDJSON (a JSON string or an object with an `email` per line) or plain text (an address per line). It is read as it arrives, in constant memory, and queued in batch jobs of 2,000 addresses, which the workers write; the answer comes once every line is queued. A form upload is refused: send the file as the body. One request of the rate limit however long it runs; `Idempotency-Key` is not taken (importing a list again adds nothing).',
-    security,
+    security: BEARER_SECURITY,
     request: {
       query: importQuerySchema,
       body: {
@@ -98,14 +95,12 @@ export const importRoutes: RouteConfig[] = [
       },
     },
     responses: {
-      202: {
-        description: 'Every line is queued; follow the import at `GET /suppressions/imports/{id}`.',
-        headers: rateLimitHeaders,
-        content: {
-          [json]: { schema: importSchema, example: { ...example, status: 'processing', completed_at: null } },
-        },
-      },
-      ...errorResponses('payload_too_large', ...AUTHENTICATED_ERRORS),
+      202: jsonAnswer('Every line is queued; follow the import at `GET /suppressions/imports/{id}`.', importSchema, {
+        ...example,
+        status: 'processing',
+        completed_at: null,
+      }),
+      ...authenticatedErrors('payload_too_large'),
     },
   },
   {
@@ -116,15 +111,11 @@ export const importRoutes: RouteConfig[] = [
     summary: 'Follow an import',
     description:
       'Where the import stands, what its finished jobs counted, and its first invalid lines with their line numbers, as `cli import --wait` reports them. Imports are kept for 30 days.',
-    security,
+    security: BEARER_SECURITY,
     request: { params: importParamsSchema },
     responses: {
-      200: {
-        description: 'The import.',
-        headers: rateLimitHeaders,
-        content: { [json]: { schema: importSchema, example } },
-      },
-      ...errorResponses('not_found', ...AUTHENTICATED_ERRORS),
+      200: jsonAnswer('The import.', importSchema, example),
+      ...authenticatedErrors('not_found'),
     },
   },
 ];

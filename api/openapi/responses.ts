@@ -1,6 +1,18 @@
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import type { z } from 'zod';
 import { ERROR_CODES, exampleMessage, type ErrorCode } from '../../src/error-codes.js';
+import { rateLimitHeaders } from './headers.js';
 import { errorSchema } from './schemas.js';
+
+export const JSON_TYPE = 'application/json';
+
+/** The security of every operation that takes an API key. */
+export const BEARER_SECURITY = [{ bearerAuth: [] }];
+
+/** A success answer of an operation that takes an API key: its schema and example, and the rate-limit headers. */
+export function jsonAnswer(description: string, schema: z.ZodType, example: unknown) {
+  return { description, headers: rateLimitHeaders, content: { [JSON_TYPE]: { schema, example } } };
+}
 
 /**
  * The documented error responses of a route, from the table of error codes: one response per
@@ -26,7 +38,7 @@ export function errorResponses(...codes: ErrorCode[]): Record<string, ResponseCo
       ...(status === 405
         ? { headers: { allow: { description: 'Allowed methods.', schema: { type: 'string' } } } }
         : {}),
-      content: { 'application/json': { schema: errorSchema, examples } },
+      content: { [JSON_TYPE]: { schema: errorSchema, examples } },
     };
   }
   return responses;
@@ -51,3 +63,8 @@ export const BODY_ERRORS: ErrorCode[] = [
   'concurrent_idempotent_requests',
   'payload_too_large',
 ];
+
+/** The error responses of an operation that takes an API key: its own codes, then those of every such operation. */
+export function authenticatedErrors(...codes: ErrorCode[]): Record<string, ResponseConfig> {
+  return errorResponses(...codes, ...AUTHENTICATED_ERRORS);
+}

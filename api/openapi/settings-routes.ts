@@ -7,11 +7,8 @@ import {
   SOFT_BOUNCE_WINDOW_DAYS,
 } from '../../src/policy/settings.js';
 import { updateSettingsBodySchema } from '../settings-schemas.js';
-import { rateLimitHeaders } from './headers.js';
-import { AUTHENTICATED_ERRORS, errorResponses } from './responses.js';
+import { authenticatedErrors, BEARER_SECURITY, JSON_TYPE, jsonAnswer } from './responses.js';
 
-const json = 'application/json';
-const security = [{ bearerAuth: [] }];
 const tags = ['Settings'];
 
 const within = (bounds: { min: number; max: number }) => z.int().min(bounds.min).max(bounds.max);
@@ -44,11 +41,7 @@ const changed = {
   expire_after_days: { bounce: 30, complaint: null, manual: null },
 };
 
-function answer(description: string, example: unknown) {
-  return { description, headers: rateLimitHeaders, content: { [json]: { schema: settingsSchema, example } } };
-}
-
-const errors = (...extra: Parameters<typeof errorResponses>) => errorResponses(...extra, ...AUTHENTICATED_ERRORS);
+const answer = (description: string, example: unknown) => jsonAnswer(description, settingsSchema, example);
 
 /** `GET` and `PATCH /settings/suppressions`: the account's suppression policy. */
 export const settingsRoutes: RouteConfig[] = [
@@ -60,10 +53,10 @@ export const settingsRoutes: RouteConfig[] = [
     summary: 'Retrieve the account’s suppression settings',
     description:
       'An account that never changed them has the defaults: no soft-bounce threshold, a 7-day window, and entries that never expire.',
-    security,
+    security: BEARER_SECURITY,
     responses: {
       200: answer('The settings.', defaults),
-      ...errors(),
+      ...authenticatedErrors(),
     },
   },
   {
@@ -74,12 +67,12 @@ export const settingsRoutes: RouteConfig[] = [
     summary: 'Change some of the account’s suppression settings',
     description:
       'Any of the settings, and any origin of `expire_after_days`; those left out keep their values, and `null` turns a threshold or an expiry off. Unknown keys are refused.',
-    security,
+    security: BEARER_SECURITY,
     request: {
       body: {
         required: true,
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: updateSettingsBodySchema,
             examples: {
               threshold: { summary: 'Suppress after 3 soft bounces in a week', value: { soft_bounce_threshold: 3 } },
@@ -95,7 +88,7 @@ export const settingsRoutes: RouteConfig[] = [
     },
     responses: {
       200: answer('The settings as they now are, every field included.', changed),
-      ...errors('payload_too_large'),
+      ...authenticatedErrors('payload_too_large'),
     },
   },
 ];

@@ -1,6 +1,4 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import type { z } from 'zod';
-import type { ErrorCode } from '../../src/error-codes.js';
 import {
   attemptListQuerySchema,
   createWebhookBodySchema,
@@ -17,8 +15,8 @@ import {
   exampleWebhookEvent,
   exampleWebhookIds,
 } from './examples.js';
-import { idempotencyHeaders, rateLimitHeaders } from './headers.js';
-import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './responses.js';
+import { idempotencyHeaders } from './headers.js';
+import { authenticatedErrors, BEARER_SECURITY, BODY_ERRORS, JSON_TYPE, jsonAnswer } from './responses.js';
 import {
   attemptListSchema,
   eventListSchema,
@@ -33,25 +31,16 @@ import {
   webhookSecretSchema,
 } from './webhook-schemas.js';
 
-const json = 'application/json';
-const security = [{ bearerAuth: [] }];
 const tags = ['Webhooks'];
-
-/** A 200 (or 201) answer with its schema and example. */
-function answer(description: string, schema: z.ZodType, example: unknown) {
-  return { description, headers: rateLimitHeaders, content: { [json]: { schema, example } } };
-}
-
-/**
- * Errors of a webhook route. The 404 example shows the code's sentence, as every 404 of the
- * document does; the answer itself says what was not found ("Webhook not found.").
- */
-const errors = (...codes: ErrorCode[]) => errorResponses(...codes, ...AUTHENTICATED_ERRORS);
 
 const endpointRule =
   '`endpoint` must be an absolute `https://` URL without credentials whose host is, and resolves only to, public addresses (unless the service runs with `WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS=true`, which allows `http://` and private addresses).';
 
-/** The `/webhooks` operations, as Resend's API and SDK (`resend.webhooks`) have them. */
+/**
+ * The `/webhooks` operations, as Resend's API and SDK (`resend.webhooks`) have them. A 404's example
+ * shows the code's sentence, as every 404 of the document does; the answer itself says what was
+ * not found ("Webhook not found.").
+ */
 export const webhookRoutes: RouteConfig[] = [
   {
     method: 'get',
@@ -61,15 +50,15 @@ export const webhookRoutes: RouteConfig[] = [
     summary: 'List webhooks',
     description:
       'Newest first, without signing secrets. `after` pages towards older webhooks, `before` towards newer ones; the cursor webhook is excluded.',
-    security,
+    security: BEARER_SECURITY,
     request: { query: webhookListQuerySchema },
     responses: {
-      200: answer('A page of webhooks.', webhookListSchema, {
+      200: jsonAnswer('A page of webhooks.', webhookListSchema, {
         object: 'list',
         has_more: false,
         data: [exampleListedWebhook],
       }),
-      ...errors(),
+      ...authenticatedErrors(),
     },
   },
   {
@@ -79,13 +68,13 @@ export const webhookRoutes: RouteConfig[] = [
     tags,
     summary: 'Create a webhook',
     description: `Change events of the account (\`suppression.added\`, \`suppression.removed\`) are posted to \`endpoint\`, signed with the secret returned. ${endpointRule}`,
-    security,
+    security: BEARER_SECURITY,
     request: {
       headers: idempotencyHeaders,
       body: {
         required: true,
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: createWebhookBodySchema,
             example: { endpoint: 'https://hooks.example.com/suppressions', events: ['suppression.added'] },
           },
@@ -93,12 +82,12 @@ export const webhookRoutes: RouteConfig[] = [
       },
     },
     responses: {
-      201: answer('The new webhook, enabled, and its signing secret.', webhookSecretSchema, {
+      201: jsonAnswer('The new webhook, enabled, and its signing secret.', webhookSecretSchema, {
         object: 'webhook',
         id: exampleWebhookIds[0],
         signing_secret: exampleSigningSecret,
       }),
-      ...errors(...BODY_ERRORS),
+      ...authenticatedErrors(...BODY_ERRORS),
     },
   },
   {
@@ -107,11 +96,11 @@ export const webhookRoutes: RouteConfig[] = [
     operationId: 'getWebhook',
     tags,
     summary: 'Retrieve a webhook, with its signing secret',
-    security,
+    security: BEARER_SECURITY,
     request: { params: webhookParamsSchema },
     responses: {
-      200: answer('The webhook.', webhookSchema, exampleWebhook),
-      ...errors('not_found'),
+      200: jsonAnswer('The webhook.', webhookSchema, exampleWebhook),
+      ...authenticatedErrors('not_found'),
     },
   },
   {
@@ -121,13 +110,13 @@ export const webhookRoutes: RouteConfig[] = [
     tags,
     summary: 'Change a webhook’s endpoint, events or status',
     description: `At least one of the fields; those left out keep their value. ${endpointRule}`,
-    security,
+    security: BEARER_SECURITY,
     request: {
       params: webhookParamsSchema,
       body: {
         required: true,
         content: {
-          [json]: {
+          [JSON_TYPE]: {
             schema: updateWebhookBodySchema,
             examples: {
               disable: { summary: 'Stop deliveries', value: { status: 'disabled' } },
@@ -141,8 +130,8 @@ export const webhookRoutes: RouteConfig[] = [
       },
     },
     responses: {
-      200: answer('The webhook was changed.', webhookRefSchema, { object: 'webhook', id: exampleWebhookIds[0] }),
-      ...errors('not_found', 'payload_too_large'),
+      200: jsonAnswer('The webhook was changed.', webhookRefSchema, { object: 'webhook', id: exampleWebhookIds[0] }),
+      ...authenticatedErrors('not_found', 'payload_too_large'),
     },
   },
   {
@@ -152,15 +141,15 @@ export const webhookRoutes: RouteConfig[] = [
     tags,
     summary: 'Remove a webhook and its event log',
     description: 'Its deliveries still due are dropped.',
-    security,
+    security: BEARER_SECURITY,
     request: { params: webhookParamsSchema },
     responses: {
-      200: answer('The webhook was removed.', webhookRemovalSchema, {
+      200: jsonAnswer('The webhook was removed.', webhookRemovalSchema, {
         object: 'webhook',
         id: exampleWebhookIds[0],
         deleted: true,
       }),
-      ...errors('not_found'),
+      ...authenticatedErrors('not_found'),
     },
   },
   {
@@ -171,15 +160,15 @@ export const webhookRoutes: RouteConfig[] = [
     summary: 'Issue a new signing secret',
     description:
       'Deliveries are signed with the new secret from now on, and for a day with the old one as well, so a receiver can switch over without dropping any.',
-    security,
+    security: BEARER_SECURITY,
     request: { params: webhookParamsSchema, headers: idempotencyHeaders },
     responses: {
-      200: answer('The new secret.', webhookSecretSchema, {
+      200: jsonAnswer('The new secret.', webhookSecretSchema, {
         object: 'webhook',
         id: exampleWebhookIds[0],
         signing_secret: 'whsec_q3Vx0nB5Yp1kR8tW2zC6mF9hJ4sL7dA0eG3iK5oN8uQ=',
       }),
-      ...errors('not_found', ...BODY_ERRORS),
+      ...authenticatedErrors('not_found', ...BODY_ERRORS),
     },
   },
   {
@@ -190,10 +179,10 @@ export const webhookRoutes: RouteConfig[] = [
     summary: 'List a webhook’s event log',
     description:
       'One entry per change delivered (or to be delivered) to the webhook, newest change first. A cursor is an event id of this webhook; any other is a 422.',
-    security,
+    security: BEARER_SECURITY,
     request: { params: webhookParamsSchema, query: eventListQuerySchema },
     responses: {
-      200: answer('A page of events.', eventListSchema, {
+      200: jsonAnswer('A page of events.', eventListSchema, {
         object: 'list',
         has_more: true,
         data: [
@@ -211,7 +200,7 @@ export const webhookRoutes: RouteConfig[] = [
           },
         ],
       }),
-      ...errors('not_found'),
+      ...authenticatedErrors('not_found'),
     },
   },
   {
@@ -220,11 +209,11 @@ export const webhookRoutes: RouteConfig[] = [
     operationId: 'getWebhookEvent',
     tags,
     summary: 'Retrieve an event, with its payload',
-    security,
+    security: BEARER_SECURITY,
     request: { params: eventParamsSchema },
     responses: {
-      200: answer('The event.', webhookEventSchema, exampleWebhookEvent),
-      ...errors('not_found'),
+      200: jsonAnswer('The event.', webhookEventSchema, exampleWebhookEvent),
+      ...authenticatedErrors('not_found'),
     },
   },
   {
@@ -235,14 +224,14 @@ export const webhookRoutes: RouteConfig[] = [
     summary: 'Deliver an event again',
     description:
       'Whatever its status, the event becomes `pending` with a new round of retries, and is attempted at once (or, when the delivery queue cannot take it, within a minute and a half). The payload, id and signature scheme are the same as before.',
-    security,
+    security: BEARER_SECURITY,
     request: { params: eventParamsSchema, headers: idempotencyHeaders },
     responses: {
-      200: answer('The event is due again.', webhookEventRefSchema, {
+      200: jsonAnswer('The event is due again.', webhookEventRefSchema, {
         object: 'webhook_event',
         id: exampleEventIds[0],
       }),
-      ...errors('not_found', ...BODY_ERRORS),
+      ...authenticatedErrors('not_found', ...BODY_ERRORS),
     },
   },
   {
@@ -252,15 +241,15 @@ export const webhookRoutes: RouteConfig[] = [
     tags,
     summary: 'List the attempts to deliver an event',
     description: 'Newest first; every round of retries, replays included.',
-    security,
+    security: BEARER_SECURITY,
     request: { params: eventParamsSchema, query: attemptListQuerySchema },
     responses: {
-      200: answer('A page of attempts.', attemptListSchema, {
+      200: jsonAnswer('A page of attempts.', attemptListSchema, {
         object: 'list',
         has_more: false,
         data: [exampleAttempt],
       }),
-      ...errors('not_found'),
+      ...authenticatedErrors('not_found'),
     },
   },
 ];

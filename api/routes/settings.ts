@@ -1,8 +1,8 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Database } from '../../src/db/database.js';
 import { getSettings, updateSettings } from '../../src/db/settings-repository.js';
 import type { SuppressionSettings } from '../../src/policy/settings.js';
-import { callerOf } from '../middleware/authenticate.js';
+import { accountOf } from '../middleware/authenticate.js';
 import { methodNotAllowed } from '../middleware/errors.js';
 import { namedRoute } from '../middleware/route-pattern.js';
 import { updateSettingsBodySchema } from '../settings-schemas.js';
@@ -13,10 +13,6 @@ export const SETTINGS_PATH = '/settings';
 
 function toResource(settings: SuppressionSettings) {
   return { object: 'suppression_settings' as const, ...settings };
-}
-
-function accountOf(res: Response): string {
-  return callerOf(res).accountId;
 }
 
 /**

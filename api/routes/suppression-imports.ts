@@ -10,7 +10,7 @@ import { readImport } from '../../src/imports/read-import.js';
 import { QueueListError } from '../../src/lists/queue-list.js';
 import type { Logger } from '../../src/logger.js';
 import { IMPORT_LIMIT, ImportTooLargeError, importBody, importFormat } from '../import-body.js';
-import { callerOf } from '../middleware/authenticate.js';
+import { accountOf } from '../middleware/authenticate.js';
 import { methodNotAllowed } from '../middleware/errors.js';
 import { namedRoute } from '../middleware/route-pattern.js';
 import { importParamsSchema, importQuerySchema } from '../schemas.js';
@@ -65,7 +65,7 @@ export function addImportRoutes(router: Router, mountPath: string, db: Database,
     const format = importFormat(req, query.format);
     if (!producer) throw new AppError('service_unavailable', 'Imports are not available: no queue is configured.');
     const input = importBody(req);
-    const { accountId } = callerOf(res);
+    const accountId = accountOf(res);
     const id = newId();
     await createImport(db, { id, accountId, origin: query.origin, format });
     const end = await readImport({
@@ -97,7 +97,7 @@ export function addImportRoutes(router: Router, mountPath: string, db: Database,
   namedRoute(router, mountPath, `${IMPORTS_PATH}/:import`)
     .get(async (req, res) => {
       const { import: id } = parseInput(importParamsSchema, req.params);
-      const found = await readImportStatus(db, callerOf(res).accountId, id, producer);
+      const found = await readImportStatus(db, accountOf(res), id, producer);
       if (!found) throw importNotFound();
       res.json(found);
     })

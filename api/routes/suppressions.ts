@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import type { Database } from '../../src/db/database.js';
 import { historyAddress, listHistory } from '../../src/db/suppression-history.js';
 import { streamSuppressions } from '../../src/db/suppression-export.js';
@@ -12,7 +12,7 @@ import { isUuid, newId } from '../../src/domain/ids.js';
 import { toResource } from '../../src/domain/suppression.js';
 import { AppError, invalidField } from '../../src/errors.js';
 import { writeExport } from '../../src/export/write-export.js';
-import { callerOf } from '../middleware/authenticate.js';
+import { accountOf, callerOf } from '../middleware/authenticate.js';
 import { methodNotAllowed } from '../middleware/errors.js';
 import { namedRoute } from '../middleware/route-pattern.js';
 import {
@@ -66,10 +66,6 @@ async function* startingWith<T>(
   } finally {
     await rest.return();
   }
-}
-
-function accountOf(res: Response): string {
-  return callerOf(res).accountId;
 }
 
 /** Where `suppressionsRouter` is mounted. */

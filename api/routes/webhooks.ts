@@ -17,7 +17,7 @@ import type { DueDelivery } from '../../src/webhooks/delivery.js';
 import { endpointProblem, resolvedEndpointProblem } from '../../src/webhooks/endpoint-safety.js';
 import { toAttemptResource, toEventLogEntry, toWebhookEventResource } from '../../src/webhooks/event-log-resources.js';
 import { toListedWebhook, toWebhookResource, type Webhook } from '../../src/webhooks/webhook.js';
-import { callerOf } from '../middleware/authenticate.js';
+import { accountOf } from '../middleware/authenticate.js';
 import { methodNotAllowed } from '../middleware/errors.js';
 import { namedRoute } from '../middleware/route-pattern.js';
 import { parseInput } from '../validation.js';
@@ -57,10 +57,6 @@ function eventIdOf(req: Request<{ event_id: string }>): string {
   const id = req.params.event_id;
   if (!EVENT_ID_PATTERN.test(id)) throw eventNotFound();
   return id;
-}
-
-function accountOf(res: Response): string {
-  return callerOf(res).accountId;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
-import type { BatchResult } from '../../src/batches/batch-schema.js';
+import { BATCH_COUNTS, batchCount, type BatchCount, type BatchResult } from '../../src/batches/batch-schema.js';
 import { BATCHES_QUEUE } from '../../src/queues.js';
 import { createRedis, type RedisClient, type RedisEndpoint } from '../../src/redis.js';
 import type { QueuedJob } from '../../src/lists/queue-list.js';
@@ -9,13 +9,11 @@ export interface FailedJob {
   reason: string;
 }
 
-const COUNTS = ['added', 'already_present', 'removed', 'not_found', 'duplicates', 'invalid'] as const;
-
 /**
  * The counts of the finished jobs, added up. `invalid` counts entries the workers refused (the
  * command checks them first, so it stays 0).
  */
-export type BatchTotals = Pick<BatchResult, (typeof COUNTS)[number]> & {
+export type BatchTotals = Pick<BatchResult, BatchCount> & {
   /** Jobs finished, failed ones included. */
   jobs: number;
   failed: FailedJob[];
@@ -56,11 +54,6 @@ function processedOf(progress: unknown): number | null {
   if (typeof progress !== 'object' || progress === null) return null;
   const processed = (progress as Record<string, unknown>)['processed'];
   return typeof processed === 'number' && Number.isFinite(processed) ? processed : null;
-}
-
-function countOf(result: unknown, name: (typeof COUNTS)[number]): number {
-  const value = typeof result === 'object' && result !== null ? (result as Partial<BatchResult>)[name] : undefined;
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
 
 const SWEEP_BATCH = 20;
@@ -104,7 +97,7 @@ export async function openBatchWaiter(options: BatchWaiterOptions): Promise<Batc
     processed += job.entries - job.processed;
     totals.jobs += 1;
     if ('reason' in outcome) totals.failed.push({ id, reason: outcome.reason });
-    else for (const name of COUNTS) totals[name] += countOf(outcome.result, name);
+    else for (const name of BATCH_COUNTS) totals[name] += batchCount(outcome.result, name);
     options.onChange?.();
     if (following.size === 0) allFinished?.();
   };

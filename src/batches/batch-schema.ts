@@ -83,3 +83,13 @@ export interface BatchResult {
   /** The first invalid entries with their reasons (at most 100). */
   invalid_entries: InvalidEntry[];
 }
+
+/** The counts of a BatchResult that add up across the jobs of a list. */
+export const BATCH_COUNTS = ['added', 'already_present', 'removed', 'not_found', 'duplicates', 'invalid'] as const;
+export type BatchCount = (typeof BATCH_COUNTS)[number];
+
+/** One count of what a job returned, as read back from the queue: 0 when it is not a number. */
+export function batchCount(result: unknown, name: BatchCount): number {
+  const value = typeof result === 'object' && result !== null ? (result as Partial<BatchResult>)[name] : undefined;
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}

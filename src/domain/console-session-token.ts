@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hashToken } from './api-key-token.js';
 
 /** A session cookie's value or a CSRF token: 32 random bytes in base64url. */
 export function generateSessionSecret(): string {
@@ -12,10 +13,8 @@ export function isWellFormedSessionSecret(value: string): boolean {
   return SECRET_SHAPE.test(value);
 }
 
-/** What the database keeps instead of the cookie's value. */
-export function hashSessionSecret(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
+/** What the database keeps instead of the cookie's value: its SHA-256, as for an API key. */
+export const hashSessionSecret: (value: string) => Buffer = hashToken;
 
 /** Compares two secrets in time that does not depend on where they differ (or on their lengths). */
 export function sameSecret(presented: string, expected: string): boolean {

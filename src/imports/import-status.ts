@@ -1,4 +1,5 @@
 import type { BatchProducer } from '../batches/batch-producer.js';
+import { batchCount } from '../batches/batch-schema.js';
 import type { Queryable } from '../db/database.js';
 import {
   findImport,
@@ -80,11 +81,6 @@ export function toImportResource(record: ImportRecord, now = Date.now()): Import
   };
 }
 
-function count(result: unknown, name: string): number {
-  const value = typeof result === 'object' && result !== null ? (result as Record<string, unknown>)[name] : undefined;
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
 /**
  * Looks up in the queue the oldest jobs of an import whose end was not recorded (the worker could
  * not write it, or its process ended as the job did) and records those that have ended.
@@ -101,10 +97,10 @@ async function settleFromQueue(
     const outcome =
       found.state === 'completed'
         ? {
-            added: count(found.result, 'added'),
-            already_present: count(found.result, 'already_present'),
-            duplicates: count(found.result, 'duplicates'),
-            invalid: count(found.result, 'invalid'),
+            added: batchCount(found.result, 'added'),
+            already_present: batchCount(found.result, 'already_present'),
+            duplicates: batchCount(found.result, 'duplicates'),
+            invalid: batchCount(found.result, 'invalid'),
           }
         : { failedReason: found.state === 'failed' ? found.reason : 'the job is no longer in the queue' };
     await recordImportJobOutcome(db, importId, job.jobId, job.entries, outcome);

@@ -29,8 +29,7 @@ export interface ImportInput {
 }
 
 /** How the reading of an import ended. */
-export type ImportReadResult =
-  { status: 'processing'; summary: QueueSummary } | { status: 'failed'; error: string; cause: unknown };
+export type ImportReadResult = { status: 'processing' } | { status: 'failed'; error: string; cause: unknown };
 
 const CUT_SHORT = new Set(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED']);
 
@@ -102,7 +101,7 @@ export async function readImport(run: ImportInput): Promise<ImportReadResult> {
         },
       },
     );
-    end = { status: 'processing', summary };
+    end = { status: 'processing' };
   } catch (error) {
     end = { status: 'failed', error: failureOf(error), cause: error };
     if (error instanceof QueueListError) summary = error.summary;
