@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES, DEFAULT_BOUNCE_ACTIONS } from '../src/bounces/categories.js';
 import { ORIGINS } from '../src/domain/suppression.js';
 import { EXPIRE_AFTER_DAYS, SOFT_BOUNCE_THRESHOLD, SOFT_BOUNCE_WINDOW_DAYS } from '../src/policy/settings.js';
 
 // Messages are predicates: parseInput puts the field's name in front of them. Every way a value can
 // be wrong (a string, a fraction, out of range) gets the same sentence, which states the whole rule.
 
-const SETTINGS = ['soft_bounce_threshold', 'soft_bounce_window_days', 'expire_after_days'] as const;
+const SETTINGS = ['bounce_actions', 'soft_bounce_threshold', 'soft_bounce_window_days', 'expire_after_days'] as const;
 
 /** Unknown keys are echoed back, but only so much of them: a body may hold any number, of any length. */
 const SHOWN_KEYS = 3;
@@ -69,12 +70,40 @@ const expireAfterDays = z
   })
   .meta({ description: 'Per origin; an origin left out keeps its value.', example: { bounce: 30 }, minProperties: 1 });
 
+const bounceAction = z
+  .enum(BOUNCE_ACTIONS, { error: `must be one of ${listed(BOUNCE_ACTIONS, 'or')}.` })
+  .meta({ description: 'What a bounce of this category does.' });
+
+const bounceActions = z
+  .strictObject(
+    Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, bounceAction.optional()])) as Record<
+      (typeof BOUNCE_CATEGORIES)[number],
+      z.ZodOptional<typeof bounceAction>
+    >,
+    strictErrors(
+      `must be an object whose keys are bounce categories (${listed(BOUNCE_CATEGORIES, 'and')}).`,
+      (keys) => `has the unknown ${keys}; the categories are ${listed(BOUNCE_CATEGORIES, 'and')}.`,
+    ),
+  )
+  .refine((actions) => Object.keys(actions).length > 0, {
+    error: `must name at least one of ${listed(BOUNCE_CATEGORIES, 'or')}.`,
+  })
+  .meta({
+    description:
+      'Per bounce category: `suppress` (put the address on the list at once), `count` (count toward the soft-bounce threshold) or `record` (keep the record only); a category left out keeps its action. Defaults: ' +
+      BOUNCE_CATEGORIES.map((category) => `${category} ${DEFAULT_BOUNCE_ACTIONS[category]}`).join(', ') +
+      '.',
+    example: { sender_blocked: 'record', mailbox_unavailable: 'count' },
+    minProperties: 1,
+  });
+
 /** The body of `PATCH /settings/suppressions`: any of the settings; those left out keep their values. */
 export const updateSettingsBodySchema = z
   .strictObject(
     {
+      bounce_actions: bounceActions.optional(),
       soft_bounce_threshold: threshold.optional().meta({
-        description: `Transient or undetermined bounces of an address within the window that suppress it, ${rangeOf(SOFT_BOUNCE_THRESHOLD)}; \`null\`: never.`,
+        description: `Bounces whose category's action is \`count\` of an address within the window that suppress it, ${rangeOf(SOFT_BOUNCE_THRESHOLD)}; \`null\`: never.`,
         example: 3,
       }),
       soft_bounce_window_days: windowDays.optional().meta({

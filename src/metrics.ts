@@ -32,6 +32,8 @@ export interface Metrics {
   readonly httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
   /** `suppression_events_processed_total{outcome}`: event jobs completed by outcome, or `failed`. */
   readonly eventsProcessed: Counter<'outcome'>;
+  /** `bounces_classified_total{category,provider}`: bounces recorded (duplicates not), by category and the provider that reported them. */
+  readonly bouncesClassified: Counter<'category' | 'provider'>;
   /** `suppression_batch_entries_total{outcome}`: entries of completed batch jobs by outcome. */
   readonly batchEntries: Counter<'outcome'>;
   /** `rate_limit_rejections_total`: requests answered 429. */
@@ -130,6 +132,12 @@ export function createMetrics(): Metrics {
       name: 'suppression_events_processed_total',
       help: 'Bounce and complaint event jobs processed, by outcome (failed: an attempt failed).',
       labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    bouncesClassified: new Counter({
+      name: 'bounces_classified_total',
+      help: 'Bounces recorded, by the category the classifier gave them and the provider that reported them (none: published without one; other: a name of the mail system’s own).',
+      labelNames: ['category', 'provider'] as const,
       registers: [registry],
     }),
     batchEntries: new Counter({

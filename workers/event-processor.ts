@@ -8,6 +8,8 @@ import { WriteCoalescer, type CoalescerOptions } from '../src/write-coalescer.js
 export interface EventJobResult {
   outcome: Exclude<EventOutcome, 'unknown_account'>;
   suppression_id: string | null;
+  /** For a bounce that was not a duplicate: the category the classifier gave it. */
+  category?: string;
 }
 
 export interface EventProcessor {
@@ -40,10 +42,10 @@ export function createEventProcessor(db: Database, coalescing: CoalescerOptions)
       if (job.name !== event.type) {
         throw new UnrecoverableError(`invalid event: job name "${job.name}" does not match type "${event.type}"`);
       }
-      const { outcome, suppression_id } = await coalescer.submit(event);
+      const { outcome, suppression_id, category } = await coalescer.submit(event);
       if (outcome === 'unknown_account')
         throw new UnrecoverableError(`invalid event: account ${event.account_id} does not exist`);
-      return { outcome, suppression_id };
+      return category && outcome !== 'duplicate' ? { outcome, suppression_id, category } : { outcome, suppression_id };
     },
     drain: () => coalescer.drain(),
   };

@@ -2,6 +2,7 @@ import { Worker } from 'bullmq';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
 import type { Metrics } from '../src/metrics.js';
+import { PROVIDERS } from '../src/feeds/feed-mapping.js';
 import { EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';
 import { createEventProcessor, type EventJobResult } from './event-processor.js';
 import type { RedisClient } from '../src/redis.js';
@@ -28,6 +29,17 @@ export interface EventWorker {
   close(): Promise<void>;
 }
 
+/**
+ * The bounce's provider as a metric label: a feed's name, `none` when the event names none, or
+ * `other` for a mail system's own word, so the labels stay few. Read from the job's data, which
+ * the processor validated.
+ */
+function providerLabel(data: unknown): string {
+  const provider = (data as { bounce?: { provider?: unknown } } | undefined)?.bounce?.provider;
+  if (typeof provider !== 'string' || provider === '') return 'none';
+  return (PROVIDERS as readonly string[]).includes(provider) ? provider : 'other';
+}
+
 export function startEventWorker(options: EventWorkerOptions): EventWorker {
   const processor = createEventProcessor(options.db, {
     maxBatch: options.batchSize ?? 500,
@@ -46,8 +58,11 @@ export function startEventWorker(options: EventWorkerOptions): EventWorker {
   const { metrics } = options;
   if (metrics) {
     worker.on('completed', (job) => {
-      const outcome = (job.returnvalue as EventJobResult | undefined)?.outcome;
-      if (outcome) metrics.eventsProcessed.inc({ outcome });
+      const result = job.returnvalue as EventJobResult | undefined;
+      if (result?.outcome) metrics.eventsProcessed.inc({ outcome: result.outcome });
+      if (result?.category) {
+        metrics.bouncesClassified.inc({ category: result.category, provider: providerLabel(job.data) });
+      }
     });
     worker.on('failed', () => metrics.eventsProcessed.inc({ outcome: 'failed' }));
   }

@@ -1,5 +1,7 @@
 /** Realistic values for the document's examples: UUIDv7 ids, `created_at` with milliseconds. */
 
+import { CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
+
 export const exampleIds = [
   '019cebab-8995-77f7-9262-77a618303564',
   '019cebab-8d7d-76a0-8f24-546e4de3bc59',
@@ -49,7 +51,21 @@ export const exampleHistory = [
     outcome: 'suppressed',
     email: 'bounced@example.com',
     source_id: exampleSuppression.source_id,
-    bounce: { type: 'permanent', sub_type: 'general', status: '5.1.1', diagnostic: 'smtp; 550 5.1.1 user unknown' },
+    bounce: {
+      type: 'permanent',
+      sub_type: 'General',
+      status: '5.1.1',
+      reply_code: null,
+      diagnostic: 'smtp; 550 5.1.1 <bounced@example.com>: Recipient address rejected: User unknown',
+      provider: 'ses',
+      remote_mta: '203.0.113.25',
+      classification: {
+        category: 'invalid_address',
+        reason: 'user_unknown',
+        rule: 'text:user unknown',
+        version: CLASSIFIER_VERSION,
+      },
+    },
     complaint: null,
     provider_message_id: null,
     removed_by_key_id: null,

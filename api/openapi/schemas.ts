@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BOUNCE_CATEGORIES, BOUNCE_REASONS, type BounceReason } from '../../src/bounces/categories.js';
 import { ORIGINS } from '../../src/domain/suppression.js';
 
 /**
@@ -54,7 +55,7 @@ export const auditRecordSchema = z
       .enum(['suppressed', 'already_suppressed', 'not_suppressed', 'removed', 'suppressed_soft_bounce_threshold'])
       .meta({
         description:
-          'What the record did: added the address (`suppressed`, or `suppressed_soft_bounce_threshold` for the soft bounce that reached the account’s threshold), found it already listed, left it off the list (a soft bounce), or `removed` it.',
+          'What the record did: added the address (`suppressed`, or `suppressed_soft_bounce_threshold` for the soft bounce that reached the account’s threshold), found it already listed, left it off the list (a bounce whose action is not `suppress`, or a complaint that is none), or `removed` it.',
       }),
     email: z.string().meta({ example: 'bounced@example.com' }),
     source_id: z.uuid().nullable().meta({ description: 'The email the event was about; `null` for a removal.' }),
@@ -63,7 +64,23 @@ export const auditRecordSchema = z
         type: nullableText('`permanent`, `transient` or `undetermined`.'),
         sub_type: nullableText('The mail system’s own classification.'),
         status: nullableText('The enhanced status code, e.g. `5.1.1`.'),
+        reply_code: nullableText('The SMTP reply code, e.g. `550`, where it came apart from the text.'),
         diagnostic: nullableText('The remote server’s answer.'),
+        provider: nullableText('Who reported the bounce, e.g. `ses`.'),
+        remote_mta: nullableText('The receiving server, where known.'),
+        classification: z
+          .object({
+            category: z.enum(BOUNCE_CATEGORIES),
+            reason: z.enum(Object.keys(BOUNCE_REASONS) as [BounceReason, ...BounceReason[]]),
+            rule: z.string().meta({ description: 'What decided, e.g. `text:blocked using` or `status:X.1.1`.' }),
+            version: z.string().meta({ description: 'The version of the classifier that decided.' }),
+          })
+          .strict()
+          .nullable()
+          .meta({
+            description:
+              'What the classifier made of the bounce when it was recorded; `null` for a record written before bounces were classified.',
+          }),
       })
       .strict()
       .nullable()
@@ -80,8 +97,9 @@ export const auditRecordSchema = z
       .uuid()
       .nullable()
       .meta({ description: 'For a removal through the API: the id of the API key that made it.' }),
-    removal_reason: z.enum(['expired']).nullable().meta({
-      description: '`expired` when the entry expired; `null` when a removal was asked for, and for other records.',
+    removal_reason: z.enum(['expired', 'reclassified']).nullable().meta({
+      description:
+        '`expired` when the entry expired, `reclassified` when a reclassification found no evidence left for it; `null` when a removal was asked for, and for other records.',
     }),
     suppression_id: z.uuid().nullable().meta({ description: 'The entry the record added, found or removed.' }),
     occurred_at: z.iso

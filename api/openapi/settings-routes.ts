@@ -1,5 +1,6 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES, type BounceCategory } from '../../src/bounces/categories.js';
 import {
   DEFAULT_SETTINGS,
   EXPIRE_AFTER_DAYS,
@@ -13,14 +14,27 @@ const tags = ['Settings'];
 
 const within = (bounds: { min: number; max: number }) => z.int().min(bounds.min).max(bounds.max);
 const expiryDays = within(EXPIRE_AFTER_DAYS).nullable();
+const action = z.enum(BOUNCE_ACTIONS);
 
 /** The answer of both operations; `.strict()` as in schemas.ts, so an example with an unknown field fails. */
 export const settingsSchema = z
   .object({
     object: z.literal('suppression_settings'),
+    bounce_actions: z
+      .object(
+        Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, action])) as Record<
+          BounceCategory,
+          typeof action
+        >,
+      )
+      .strict()
+      .meta({
+        description:
+          'What a bounce of each category does: `suppress` puts the address on the list at once, `count` counts toward the soft-bounce threshold, `record` keeps the record only.',
+      }),
     soft_bounce_threshold: within(SOFT_BOUNCE_THRESHOLD).nullable().meta({
       description:
-        'Transient or undetermined bounces of an address within the window that suppress it; `null`: they never do.',
+        'Bounces whose category’s action is `count` of an address within the window that suppress it; `null`: they never do.',
     }),
     soft_bounce_window_days: within(SOFT_BOUNCE_WINDOW_DAYS).meta({
       description: 'The window the soft bounces are counted over, in days.',
@@ -36,6 +50,7 @@ export const settingsSchema = z
 const defaults = { object: 'suppression_settings', ...DEFAULT_SETTINGS };
 const changed = {
   object: 'suppression_settings',
+  bounce_actions: { ...DEFAULT_SETTINGS.bounce_actions, unknown: 'record' },
   soft_bounce_threshold: 3,
   soft_bounce_window_days: 7,
   expire_after_days: { bounce: 30, complaint: null, manual: null },
@@ -52,7 +67,7 @@ export const settingsRoutes: RouteConfig[] = [
     tags,
     summary: 'Retrieve the account’s suppression settings',
     description:
-      'An account that never changed them has the defaults: no soft-bounce threshold, a 7-day window, and entries that never expire.',
+      'An account that never changed them has the defaults: only `invalid_address` bounces suppress, `mailbox_unavailable` and `unknown` ones count toward a threshold, the others are recorded; no soft-bounce threshold, a 7-day window, and entries that never expire.',
     security: BEARER_SECURITY,
     responses: {
       200: answer('The settings.', defaults),
@@ -66,7 +81,7 @@ export const settingsRoutes: RouteConfig[] = [
     tags,
     summary: 'Change some of the account’s suppression settings',
     description:
-      'Any of the settings, and any origin of `expire_after_days`; those left out keep their values, and `null` turns a threshold or an expiry off. Unknown keys are refused.',
+      'Any of the settings, any category of `bounce_actions` and any origin of `expire_after_days`; those left out keep their values, and `null` turns a threshold or an expiry off. Unknown keys are refused.',
     security: BEARER_SECURITY,
     request: {
       body: {
@@ -76,6 +91,10 @@ export const settingsRoutes: RouteConfig[] = [
             schema: updateSettingsBodySchema,
             examples: {
               threshold: { summary: 'Suppress after 3 soft bounces in a week', value: { soft_bounce_threshold: 3 } },
+              actions: {
+                summary: 'Unclassified bounces are recorded only',
+                value: { bounce_actions: { unknown: 'record' } },
+              },
               expiry: { summary: 'Bounces leave the list after 30 days', value: { expire_after_days: { bounce: 30 } } },
               off: {
                 summary: 'No threshold, and bounces never expire',

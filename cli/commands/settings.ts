@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { BOUNCE_CATEGORIES } from '../../src/bounces/categories.js';
 import type { Account } from '../../src/db/account-repository.js';
 import { getSettings, updateSettings } from '../../src/db/settings-repository.js';
 import { ORIGINS, type Origin } from '../../src/domain/suppression.js';
@@ -10,6 +11,7 @@ import { withRuntime } from '../with-runtime.js';
 
 interface SetOptions {
   account: string;
+  bounceAction?: string[];
   softBounceThreshold?: string;
   softBounceWindowDays?: string;
   expireBounceAfterDays?: string;
@@ -35,10 +37,23 @@ function valueOf(text: string, none?: string): unknown {
   return NUMBER.test(text) ? Number(text) : text;
 }
 
+/** `category=action` pairs as the API's `bounce_actions` object; a pair without `=` is left for the API's rules to name. */
+function bounceActionsOf(pairs: readonly string[]): Record<string, string> {
+  const actions: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at < 0)
+      throw new Error(`--bounce-action takes <category>=<action>, such as sender_blocked=record; got "${pair}".`);
+    actions[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return actions;
+}
+
 /** The change the options ask for, checked by the rules `PATCH /settings/suppressions` applies. */
 function changeOf(options: SetOptions): SettingsChange {
   const change: Record<string, unknown> = {};
   const expiry: Record<string, unknown> = {};
+  if (options.bounceAction !== undefined) change['bounce_actions'] = bounceActionsOf(options.bounceAction);
   if (options.softBounceThreshold !== undefined)
     change['soft_bounce_threshold'] = valueOf(options.softBounceThreshold, 'off');
   if (options.softBounceWindowDays !== undefined)
@@ -50,7 +65,7 @@ function changeOf(options: SetOptions): SettingsChange {
   if (Object.keys(expiry).length > 0) change['expire_after_days'] = expiry;
   if (Object.keys(change).length === 0)
     throw new Error(
-      'Give at least one of --soft-bounce-threshold, --soft-bounce-window-days, --expire-bounce-after-days, --expire-complaint-after-days or --expire-manual-after-days.',
+      'Give at least one of --bounce-action, --soft-bounce-threshold, --soft-bounce-window-days, --expire-bounce-after-days, --expire-complaint-after-days or --expire-manual-after-days.',
     );
   return parseInput(updateSettingsBodySchema, change);
 }
@@ -61,6 +76,10 @@ function settingsJson(account: Account, settings: SuppressionSettings): string {
 
 function settingsText(title: string, settings: SuppressionSettings): string {
   const rows: [string, string][] = [
+    ...BOUNCE_CATEGORIES.map((category): [string, string] => [
+      `bounce_actions.${category}`,
+      settings.bounce_actions[category],
+    ]),
     ['soft_bounce_threshold', settings.soft_bounce_threshold === null ? 'off' : String(settings.soft_bounce_threshold)],
     ['soft_bounce_window_days', String(settings.soft_bounce_window_days)],
     ...ORIGINS.map((origin): [string, string] => {
@@ -74,7 +93,7 @@ function settingsText(title: string, settings: SuppressionSettings): string {
 
 export function settingsCommand(): Command {
   const settings = new Command('settings').description(
-    "show and change an account's suppression settings (soft-bounce threshold, expiry)",
+    "show and change an account's suppression settings (bounce actions, soft-bounce threshold, expiry)",
   );
 
   settings
@@ -83,7 +102,7 @@ export function settingsCommand(): Command {
     .requiredOption('--account <name-or-id>', 'the account')
     .option(
       '--json',
-      'print one JSON line: {"account_id","account","soft_bounce_threshold","soft_bounce_window_days","expire_after_days"}',
+      'print one JSON line: {"account_id","account","bounce_actions","soft_bounce_threshold","soft_bounce_window_days","expire_after_days"}',
     )
     .action(async (options: { account: string; json?: boolean }) => {
       await withRuntime(async ({ db }) => {
@@ -101,7 +120,15 @@ export function settingsCommand(): Command {
     .command('set')
     .description("change some of an account's suppression settings; those not given keep their values")
     .requiredOption('--account <name-or-id>', 'the account')
-    .option('--soft-bounce-threshold <n|off>', 'soft bounces within the window that suppress an address (2-100)')
+    .option(
+      '--bounce-action <category=action>',
+      `what a bounce of a category does: suppress, count or record (categories: ${BOUNCE_CATEGORIES.join(', ')}); repeat for several`,
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--soft-bounce-threshold <n|off>',
+      'bounces whose action is count within the window that suppress an address (2-100)',
+    )
     .option('--soft-bounce-window-days <n>', 'the window soft bounces are counted over, in days (1-365)')
     .option('--expire-bounce-after-days <n|never>', 'days after which bounce entries leave the list (1-3650)')
     .option('--expire-complaint-after-days <n|never>', 'days after which complaint entries leave the list (1-3650)')
@@ -111,7 +138,8 @@ export function settingsCommand(): Command {
       'after',
       `
 Values are checked as PATCH /settings/suppressions checks them, with the same messages; there
-"off" and "never" are null. What the threshold and expiry do: docs/events.md.
+"off" and "never" are null. What the bounce categories, their actions, the threshold and expiry
+do: docs/events.md.
 `,
     )
     .action(async (options: SetOptions) => {

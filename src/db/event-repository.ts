@@ -13,6 +13,8 @@ export interface RecordedEvent {
   outcome: EventOutcome;
   /** The entry that suppresses the address, when the event suppressed or found one. */
   suppression_id: string | null;
+  /** For a bounce, the category it was classified in (set by recordEventBatch). */
+  category?: string | null;
 }
 
 const RECORD_SQL = `
@@ -20,8 +22,9 @@ WITH input AS (
   -- The record's fields are the columns' names, so the JSON keys are read as they are.
   SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (
     account_id uuid, event_id text, type text, email text, source_id uuid, origin text, suppression_id uuid,
-    occurred_at timestamptz, bounce_type text, bounce_sub_type text, bounce_status text,
-    bounce_diagnostic text, complaint_feedback_type text, provider_message_id text
+    occurred_at timestamptz, bounce_type text, bounce_sub_type text, bounce_status text, bounce_reply_code text,
+    bounce_diagnostic text, bounce_provider text, bounce_remote_mta text, bounce_category text, bounce_reason text,
+    bounce_rule text, classifier_version text, complaint_feedback_type text, provider_message_id text
   )) WITH ORDINALITY AS t
 ), fresh AS (
   SELECT input.* FROM input
@@ -39,10 +42,13 @@ WITH input AS (
   RETURNING id, account_id, email
 ), recorded AS (
   INSERT INTO suppression_events (account_id, event_id, type, email, source_id, bounce_type, bounce_sub_type,
-                                  bounce_status, bounce_diagnostic, complaint_feedback_type, provider_message_id,
-                                  suppression_id, outcome, occurred_at)
+                                  bounce_status, bounce_reply_code, bounce_diagnostic, bounce_provider,
+                                  bounce_remote_mta, bounce_category, bounce_reason, bounce_rule, classifier_version,
+                                  complaint_feedback_type, provider_message_id, suppression_id, outcome, occurred_at)
   SELECT f.account_id, f.event_id, f.type, f.email, f.source_id, f.bounce_type, f.bounce_sub_type,
-         f.bounce_status, f.bounce_diagnostic, f.complaint_feedback_type, f.provider_message_id,
+         f.bounce_status, f.bounce_reply_code, f.bounce_diagnostic, f.bounce_provider, f.bounce_remote_mta,
+         f.bounce_category, f.bounce_reason, f.bounce_rule, f.classifier_version,
+         f.complaint_feedback_type, f.provider_message_id,
          CASE
            WHEN f.origin IS NULL THEN NULL
            WHEN f.suppression_id IN (SELECT id FROM added) THEN f.suppression_id

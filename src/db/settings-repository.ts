@@ -1,7 +1,15 @@
+import {
+  DEFAULT_BOUNCE_ACTIONS,
+  type BounceActions,
+  type BounceCategory,
+  type BounceAction,
+} from '../bounces/categories.js';
 import { DEFAULT_SETTINGS, type SettingsChange, type SuppressionSettings } from '../policy/settings.js';
+import type { SoftBounceRule } from '../events/soft-bounce-threshold.js';
 import type { Queryable } from './database.js';
 
 interface SettingsRow {
+  bounce_actions: Partial<Record<BounceCategory, BounceAction>>;
   soft_bounce_threshold: number | null;
   soft_bounce_window_days: number;
   expire_bounce_after_days: number | null;
@@ -10,10 +18,16 @@ interface SettingsRow {
 }
 
 const COLUMNS =
-  'soft_bounce_threshold, soft_bounce_window_days, expire_bounce_after_days, expire_complaint_after_days, expire_manual_after_days';
+  'bounce_actions, soft_bounce_threshold, soft_bounce_window_days, expire_bounce_after_days, expire_complaint_after_days, expire_manual_after_days';
+
+/** The account's actions: those it set over the defaults. */
+function actionsOf(stored: Partial<Record<BounceCategory, BounceAction>>): BounceActions {
+  return { ...DEFAULT_BOUNCE_ACTIONS, ...stored };
+}
 
 function fromRow(row: SettingsRow): SuppressionSettings {
   return {
+    bounce_actions: actionsOf(row.bounce_actions),
     soft_bounce_threshold: row.soft_bounce_threshold,
     soft_bounce_window_days: row.soft_bounce_window_days,
     expire_after_days: {
@@ -59,6 +73,13 @@ export async function updateSettings(
   const sets: string[] = [];
   const insertColumns: string[] = [];
   const insertValues: string[] = [];
+  if (change.bounce_actions !== undefined) {
+    values.push(JSON.stringify(change.bounce_actions));
+    // Merged into what is stored, so a change of one category keeps the others.
+    sets.push(`bounce_actions = account_settings.bounce_actions || $${values.length}::jsonb`);
+    insertColumns.push('bounce_actions');
+    insertValues.push(`$${values.length}::jsonb`);
+  }
   for (const [column, given, value] of fields) {
     if (!given) continue;
     values.push(value ?? null);
@@ -76,25 +97,38 @@ export async function updateSettings(
   return fromRow(rows[0] as SettingsRow);
 }
 
-/** The soft-bounce rule of each of these accounts that has one set: account id → threshold and window. */
-export async function softBounceRules(
-  db: Queryable,
-  accountIds: readonly string[],
-): Promise<Map<string, { threshold: number; windowDays: number }>> {
+/** What the event path needs of an account's policy. */
+export interface EventPolicy {
+  actions: BounceActions;
+  /** The soft-bounce threshold and window; null when the account set no threshold. */
+  softBounce: SoftBounceRule | null;
+}
+
+export const DEFAULT_EVENT_POLICY: EventPolicy = Object.freeze({ actions: DEFAULT_BOUNCE_ACTIONS, softBounce: null });
+
+/** The policy of each of these accounts that changed its settings; the others have DEFAULT_EVENT_POLICY. */
+export async function eventPolicies(db: Queryable, accountIds: readonly string[]): Promise<Map<string, EventPolicy>> {
   const { rows } = await db.query<{
     account_id: string;
-    soft_bounce_threshold: number;
+    bounce_actions: Partial<Record<BounceCategory, BounceAction>>;
+    soft_bounce_threshold: number | null;
     soft_bounce_window_days: number;
   }>({
-    name: 'soft-bounce-rules',
-    text: `SELECT account_id, soft_bounce_threshold, soft_bounce_window_days FROM account_settings
-           WHERE account_id = ANY($1::uuid[]) AND soft_bounce_threshold IS NOT NULL`,
+    name: 'event-policies',
+    text: `SELECT account_id, bounce_actions, soft_bounce_threshold, soft_bounce_window_days FROM account_settings
+           WHERE account_id = ANY($1::uuid[])`,
     values: [accountIds],
   });
   return new Map(
     rows.map((row) => [
       row.account_id,
-      { threshold: row.soft_bounce_threshold, windowDays: row.soft_bounce_window_days },
+      {
+        actions: actionsOf(row.bounce_actions),
+        softBounce:
+          row.soft_bounce_threshold === null
+            ? null
+            : { threshold: row.soft_bounce_threshold, windowDays: row.soft_bounce_window_days },
+      },
     ]),
   );
 }

@@ -27,18 +27,23 @@ export interface SoftBounceRecord extends AddressKey {
 }
 
 /**
- * The soft bounces (transient or undetermined) recorded for these addresses with `occurred_at` in
- * their ranges, since each address's last removal: a removal starts its count again.
+ * The soft bounces recorded for these addresses with `occurred_at` in their ranges, since each
+ * address's last removal (a removal starts its count again): the bounces whose category is one of
+ * the range's `counted`. A bounce recorded before bounces were classified has no category and
+ * counts by its label, as it did then: transient or undetermined.
  */
 export async function softBouncesOf(
   db: Queryable,
-  ranges: readonly (AddressKey & { from: Date; to: Date })[],
+  ranges: readonly (AddressKey & { counted: readonly string[]; from: Date; to: Date })[],
 ): Promise<SoftBounceRecord[]> {
   const { rows } = await db.query<SoftBounceRecord>({
     text: `SELECT e.account_id, e.email, e.event_id, e.occurred_at
-           FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS w(account_id, email, from_at, to_at)
+           FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[])
+             AS w(account_id, email, from_at, to_at, counted)
            JOIN suppression_events e ON e.account_id = w.account_id AND e.email = w.email
-           WHERE e.type = 'bounce' AND e.bounce_type IN ('transient', 'undetermined')
+           WHERE e.type = 'bounce'
+             AND (e.bounce_category = ANY(w.counted::text[])
+                  OR (e.bounce_category IS NULL AND e.bounce_type IN ('transient', 'undetermined')))
              AND e.occurred_at BETWEEN w.from_at AND w.to_at
              AND e.received_at > COALESCE(
                (SELECT max(r.received_at) FROM suppression_events r
@@ -49,6 +54,8 @@ export async function softBouncesOf(
       ranges.map((range) => range.email),
       ranges.map((range) => range.from),
       ranges.map((range) => range.to),
+      // One array literal per range: unnest cannot take an array of arrays of different lengths.
+      ranges.map((range) => `{${range.counted.join(',')}}`),
     ],
   });
   return rows;

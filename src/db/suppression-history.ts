@@ -11,18 +11,26 @@ interface AuditRow {
   bounce_type: string | null;
   bounce_sub_type: string | null;
   bounce_status: string | null;
+  bounce_reply_code: string | null;
   bounce_diagnostic: string | null;
+  bounce_provider: string | null;
+  bounce_remote_mta: string | null;
+  bounce_category: string | null;
+  bounce_reason: string | null;
+  bounce_rule: string | null;
+  classifier_version: string | null;
   complaint_feedback_type: string | null;
   provider_message_id: string | null;
   api_key_id: string | null;
-  removal_reason: 'expired' | null;
+  removal_reason: 'expired' | 'reclassified' | null;
   suppression_id: string | null;
   occurred_at: Date | null;
   received_at: Date;
 }
 
 const AUDIT_COLUMNS = `event_id, type, outcome, email, source_id, bounce_type, bounce_sub_type, bounce_status,
-  bounce_diagnostic, complaint_feedback_type, provider_message_id, api_key_id, removal_reason, suppression_id,
+  bounce_reply_code, bounce_diagnostic, bounce_provider, bounce_remote_mta, bounce_category, bounce_reason, bounce_rule,
+  classifier_version, complaint_feedback_type, provider_message_id, api_key_id, removal_reason, suppression_id,
   occurred_at, received_at`;
 
 function fromRow(row: AuditRow): AuditRecord {
@@ -38,7 +46,19 @@ function fromRow(row: AuditRow): AuditRecord {
             type: row.bounce_type,
             subType: row.bounce_sub_type,
             status: row.bounce_status,
+            replyCode: row.bounce_reply_code,
             diagnostic: row.bounce_diagnostic,
+            provider: row.bounce_provider,
+            remoteMta: row.bounce_remote_mta,
+            classification:
+              row.bounce_category === null
+                ? null
+                : {
+                    category: row.bounce_category,
+                    reason: row.bounce_reason ?? '',
+                    rule: row.bounce_rule ?? '',
+                    version: row.classifier_version ?? '',
+                  },
           }
         : null,
     complaint: row.type === 'complaint' ? { feedbackType: row.complaint_feedback_type } : null,

@@ -1,5 +1,7 @@
+import { BOUNCE_CATEGORIES } from '../bounces/categories.js';
 import type { Queryable } from '../db/database.js';
 import type { RecordedEvent } from '../db/event-repository.js';
+import type { EventPolicy } from '../db/settings-repository.js';
 import { softBouncesOf, suppressAtThreshold, type Crossing } from '../db/soft-bounce-repository.js';
 import { newId } from '../domain/ids.js';
 import { eventIdentity } from './duplicate-events.js';
@@ -14,7 +16,8 @@ interface Watched {
 
 /**
  * After a batch is recorded, in its transaction and under the addresses' locks (see
- * `lockAddresses`): suppresses each address whose soft bounces now meet its account's rule, crediting
+ * `lockAddresses`): suppresses each address whose soft bounces (those whose category the account
+ * counts) now meet its account's rule, crediting
  * the bounce that got it there, and turns that bounce's result into `suppressed_soft_bounce_threshold`.
  */
 export async function applySoftBounceThresholds(
@@ -22,6 +25,7 @@ export async function applySoftBounceThresholds(
   records: readonly EventRecord[],
   results: RecordedEvent[],
   rules: ReadonlyMap<string, SoftBounceRule>,
+  policies: ReadonlyMap<string, EventPolicy>,
 ): Promise<void> {
   const watched = new Map<string, Watched>();
   records.forEach((record, position) => {
@@ -38,9 +42,11 @@ export async function applySoftBounceThresholds(
   const ranges = [...watched.values()].map(({ rule, positions }) => {
     const record = records[positions[0] as number] as EventRecord;
     const times = positions.map(timeOf);
+    const actions = (policies.get(record.account_id) as EventPolicy).actions;
     return {
       account_id: record.account_id,
       email: record.email,
+      counted: BOUNCE_CATEGORIES.filter((category) => actions[category] === 'count'),
       from: windowAround(Math.min(...times), rule).from,
       to: windowAround(Math.max(...times), rule).to,
     };

@@ -1,11 +1,36 @@
+import type { BounceAction, BounceActions } from '../bounces/categories.js';
+import { classifyBounce, type BounceClassification } from '../bounces/classify-bounce.js';
 import type { Origin } from '../domain/suppression.js';
 import type { SuppressionEvent } from './event-schema.js';
 
 /**
- * The origin an event suppresses with, or null when it is only recorded: a complaint and a
- * permanent bounce suppress; a transient or undetermined bounce may well deliver on a later try.
+ * ARF feedback types that are no complaint: `not-spam` says the recipient wants the mail, and
+ * `auth-failure` is a report of a failed DMARC check, about the sender's setup.
  */
-export function suppressingOrigin(event: SuppressionEvent): Origin | null {
-  if (event.type === 'complaint') return 'complaint';
-  return event.bounce?.type === 'permanent' ? 'bounce' : null;
+export const NON_COMPLAINT_FEEDBACK_TYPES: ReadonlySet<string> = new Set(['not-spam', 'auth-failure']);
+
+export interface EventDecision {
+  /** What the event does: a complaint suppresses or is recorded; a bounce does what its category's action says. */
+  action: BounceAction;
+  /** The origin it suppresses with at once, or null. */
+  origin: Origin | null;
+  /** A bounce's classification; null for a complaint. */
+  classification: BounceClassification | null;
+}
+
+/**
+ * What an event does under the account's bounce actions: a complaint suppresses (origin
+ * `complaint`) unless its feedback type says it is none; a bounce is classified from its evidence
+ * and does what the account's action for its category says.
+ */
+export function decideEvent(event: SuppressionEvent, actions: Readonly<BounceActions>): EventDecision {
+  if (event.type === 'complaint') {
+    const feedbackType = event.complaint?.feedback_type?.trim().toLowerCase() ?? '';
+    return NON_COMPLAINT_FEEDBACK_TYPES.has(feedbackType)
+      ? { action: 'record', origin: null, classification: null }
+      : { action: 'suppress', origin: 'complaint', classification: null };
+  }
+  const classification = classifyBounce(event.bounce ?? {});
+  const action = actions[classification.category];
+  return { action, origin: action === 'suppress' ? 'bounce' : null, classification };
 }

@@ -1,12 +1,14 @@
+import type { BounceAction, BounceActions } from '../bounces/categories.js';
+import { CLASSIFIER_VERSION } from '../bounces/classify-bounce.js';
 import type { Origin } from '../domain/suppression.js';
 import { newId } from '../domain/ids.js';
-import { suppressingOrigin } from './classify.js';
+import { decideEvent } from './classify.js';
 import type { EventType, SuppressionEvent } from './event-schema.js';
 
 /**
- * One event ready to be written: validated, classified, with the id its suppression will get if it
- * is new. Fields are named after the columns they are written to (`suppression_events`, and
- * `suppressions` for `origin`), so the statement reads them by name.
+ * One event ready to be written: validated, classified, decided, with the id its suppression will
+ * get if it is new. Fields are named after the columns they are written to (`suppression_events`,
+ * and `suppressions` for `origin`), so the statement reads them by name; `action` is not stored.
  */
 export interface EventRecord {
   account_id: string;
@@ -14,6 +16,8 @@ export interface EventRecord {
   type: EventType;
   email: string;
   source_id: string;
+  /** What the event does under its account's policy: `count` is a soft bounce toward the threshold. */
+  action: BounceAction;
   /** The origin it suppresses with, or null when it is only recorded. */
   origin: Origin | null;
   /** For a suppressing event: the id its suppression gets if it is the one that creates it. */
@@ -22,26 +26,41 @@ export interface EventRecord {
   bounce_type: string | null;
   bounce_sub_type: string | null;
   bounce_status: string | null;
+  bounce_reply_code: string | null;
   bounce_diagnostic: string | null;
+  bounce_provider: string | null;
+  bounce_remote_mta: string | null;
+  bounce_category: string | null;
+  bounce_reason: string | null;
+  bounce_rule: string | null;
+  classifier_version: string | null;
   complaint_feedback_type: string | null;
   provider_message_id: string | null;
 }
 
-export function toEventRecord(event: SuppressionEvent): EventRecord {
-  const origin = suppressingOrigin(event);
+export function toEventRecord(event: SuppressionEvent, actions: Readonly<BounceActions>): EventRecord {
+  const { action, origin, classification } = decideEvent(event, actions);
   return {
     account_id: event.account_id,
     event_id: event.event_id,
     type: event.type,
     email: event.email,
     source_id: event.source_id,
+    action,
     origin,
     suppression_id: origin === null ? null : newId(),
     occurred_at: event.occurred_at,
     bounce_type: event.bounce?.type ?? null,
     bounce_sub_type: event.bounce?.sub_type ?? null,
     bounce_status: event.bounce?.status ?? null,
+    bounce_reply_code: event.bounce?.reply_code ?? null,
     bounce_diagnostic: event.bounce?.diagnostic ?? null,
+    bounce_provider: event.bounce?.provider ?? null,
+    bounce_remote_mta: event.bounce?.remote_mta ?? null,
+    bounce_category: classification?.category ?? null,
+    bounce_reason: classification?.reason ?? null,
+    bounce_rule: classification?.rule ?? null,
+    classifier_version: classification ? CLASSIFIER_VERSION : null,
     complaint_feedback_type: event.complaint?.feedback_type ?? null,
     provider_message_id: event.provider_message_id ?? null,
   };

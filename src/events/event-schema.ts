@@ -45,7 +45,16 @@ export const suppressionEventSchema = z
           type: z.enum(BOUNCE_TYPES, { error: `must be one of ${BOUNCE_TYPES.join(', ')}` }),
           sub_type: detail(100),
           status: detail(32),
+          /** The SMTP reply code (`550`), where the provider gives it apart from the text. */
+          reply_code: z
+            .union([z.string(), z.number()])
+            .transform((value) => String(value).slice(0, 16))
+            .optional(),
           diagnostic: detail(2000),
+          /** Who reported the bounce (`ses`, `postmark`, a mail system's name): how its sub-type is read. */
+          provider: detail(64),
+          /** The receiving server, where known. */
+          remote_mta: detail(255),
         })
         .optional(),
       complaint: z.object({ feedback_type: detail(64) }).optional(),

@@ -1,36 +1,46 @@
 import type { Database } from '../db/database.js';
 import { recordEvents, type RecordedEvent } from '../db/event-repository.js';
-import { softBounceRules } from '../db/settings-repository.js';
+import { DEFAULT_EVENT_POLICY, eventPolicies, type EventPolicy } from '../db/settings-repository.js';
 import { lockAddresses } from '../db/soft-bounce-repository.js';
 import { applySoftBounceThresholds } from './apply-soft-bounce-thresholds.js';
 import { writeOnce } from './duplicate-events.js';
-import { toEventRecord } from './event-record.js';
+import { toEventRecord, type EventRecord } from './event-record.js';
 import type { SuppressionEvent } from './event-schema.js';
-import { isSoftBounce } from './soft-bounce-threshold.js';
+import type { SoftBounceRule } from './soft-bounce-threshold.js';
 
 /**
  * Applies validated events together, written by one recordEvents call, and reports each one's outcome, in
  * order: suppressed, suppressed_soft_bounce_threshold, already_suppressed, not_suppressed, duplicate
  * (see duplicate-events.ts), or unknown_account, which the caller turns into a failure of its own.
  *
- * A batch with soft bounces for accounts that set a threshold is written in a transaction that
- * first locks those addresses, so the count and the suppression it leads to happen once however
- * the events are spread over batches and workers. Any other batch is the one statement it always was.
+ * Each bounce is classified and does what its account's action for the category says. A batch with
+ * bounces that count toward a threshold the account set is written in a transaction that first
+ * locks those addresses, so the count and the suppression it leads to happen once however the
+ * events are spread over batches and workers. Any other batch is the one statement it always was.
  */
 export async function recordEventBatch(db: Database, events: readonly SuppressionEvent[]): Promise<RecordedEvent[]> {
-  const records = events.map(toEventRecord);
-  const soft = records.filter(isSoftBounce);
-  const rules = soft.length === 0 ? new Map() : await softBounceRules(db, [...new Set(soft.map((r) => r.account_id))]);
-  if (rules.size === 0) return writeOnce(records, (distinct) => recordEvents(db, distinct));
-  return db.withTransaction(async (client) => {
-    await lockAddresses(
-      client,
-      soft.filter((record) => rules.has(record.account_id)),
-    );
-    return writeOnce(records, async (distinct) => {
-      const results = await recordEvents(client, distinct);
-      await applySoftBounceThresholds(client, distinct, results, rules);
-      return results;
-    });
+  const bounceAccounts = [...new Set(events.filter((e) => e.type === 'bounce').map((e) => e.account_id))];
+  const policies =
+    bounceAccounts.length === 0 ? new Map<string, EventPolicy>() : await eventPolicies(db, bounceAccounts);
+  const records = events.map((event) =>
+    toEventRecord(event, (policies.get(event.account_id) ?? DEFAULT_EVENT_POLICY).actions),
+  );
+  const rules = new Map<string, SoftBounceRule>();
+  for (const [accountId, policy] of policies) if (policy.softBounce) rules.set(accountId, policy.softBounce);
+  const counted = records.filter((record) => record.action === 'count' && rules.has(record.account_id));
+  const results =
+    counted.length === 0
+      ? await writeOnce(records, (distinct) => recordEvents(db, distinct))
+      : await db.withTransaction(async (client) => {
+          await lockAddresses(client, counted);
+          return writeOnce(records, async (distinct) => {
+            const written = await recordEvents(client, distinct);
+            await applySoftBounceThresholds(client, distinct, written, rules, policies);
+            return written;
+          });
+        });
+  results.forEach((result, index) => {
+    result.category = (records[index] as EventRecord).bounce_category;
   });
+  return results;
 }

@@ -8,9 +8,9 @@ export interface SoftBounceRule {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A bounce that is neither permanent nor known to be: it suppresses only under a threshold. */
-export function isSoftBounce(record: Pick<EventRecord, 'type' | 'bounce_type'>): boolean {
-  return record.type === 'bounce' && (record.bounce_type === 'transient' || record.bounce_type === 'undetermined');
+/** A bounce whose category's action is `count`: it suppresses only under a threshold. */
+export function isSoftBounce(record: Pick<EventRecord, 'type' | 'action'>): boolean {
+  return record.type === 'bounce' && record.action === 'count';
 }
 
 /**

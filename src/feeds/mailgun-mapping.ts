@@ -35,6 +35,7 @@ const eventSchema = z.object({
         'enhanced-code': optionalText,
         message: optionalText,
         description: optionalText,
+        'mx-host': optionalText,
       })
       .nullish(),
     message: z.object({ headers: z.object({ 'message-id': optionalText }).nullish() }).nullish(),
@@ -93,11 +94,15 @@ export const mapMailgun: FeedMapper = (body, _delivery, context) => {
   };
   if (event === 'complained') return { events: [{ ...common, type: 'complaint' }], ignored: [] };
   const status = eventData['delivery-status'];
+  const code = status?.code;
   const bounce = {
     type: SEVERITIES.get(eventData.severity ?? '') ?? 'undetermined',
     sub_type: eventData.reason || undefined,
     status: statusOf(status),
+    reply_code: code === undefined || code === null || code === '' ? undefined : code,
     diagnostic: diagnosticOf(status),
+    provider: 'mailgun',
+    remote_mta: status?.['mx-host'] || undefined,
   };
   return { events: [{ ...common, type: 'bounce', bounce }], ignored: [] };
 };

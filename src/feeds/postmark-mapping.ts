@@ -108,7 +108,11 @@ function subscriptionChange(data: unknown, context: MappingContext): MappedPaylo
   return {
     events: [
       reason === 'HardBounce'
-        ? { ...event, type: 'bounce', bounce: { type: 'permanent', sub_type: 'SubscriptionChange' } }
+        ? {
+            ...event,
+            type: 'bounce',
+            bounce: { type: 'permanent', sub_type: 'SubscriptionChange', provider: 'postmark' },
+          }
         : { ...event, type: 'complaint' },
     ],
     ignored: [],
@@ -140,9 +144,13 @@ export const mapPostmark: FeedMapper = (body, _delivery, context) => {
     provider_message_id: record.MessageID,
   };
   if (outcome === 'complaint') return { events: [{ ...event, type: 'complaint' }], ignored: [] };
-  const diagnostic = record.Details || record.Description || undefined;
+  // Only Details is the receiving server's answer; Description is Postmark's fixed text for the bounce
+  // type ("unknown user, mailbox not found" for every hard bounce), which is the label again, not evidence.
+  const diagnostic = record.Details || undefined;
   return {
-    events: [{ ...event, type: 'bounce', bounce: { type: outcome, sub_type: bounceType, diagnostic } }],
+    events: [
+      { ...event, type: 'bounce', bounce: { type: outcome, sub_type: bounceType, diagnostic, provider: 'postmark' } },
+    ],
     ignored: [],
   };
 };

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { bouncedRecipient } from '../bounces/bounced-recipient.js';
+import { RECIPIENT_UNIDENTIFIED } from '../bounces/provider-rules.js';
 import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
 import {
   feedEventId,
@@ -60,8 +62,12 @@ function occurredAt(event: EmailEvent): string {
 }
 
 /**
- * A Resend webhook as events, one per address in `data.to`: `email.bounced` is a bounce of the type in
- * `data.bounce.type`, `email.complained` a complaint. Every other event is ignored under its type; among
+ * A Resend webhook as events: `email.complained` is a complaint of every address in `data.to`;
+ * `email.bounced` is a bounce of the type in `data.bounce.type` of the one recipient that bounced
+ * (the only one, or the one the bounce's message names). The other recipients did not bounce and
+ * are acknowledged as `email.bounced:other-recipient`; when the message names none of several
+ * recipients, each gets a bounce of the sub-type `RecipientUnidentified`, which the classifier never
+ * lets suppress at once. Every other event is ignored under its type; among
  * them `email.failed` (Resend could not send at all: a bad API key, an unverified domain, a quota) and
  * `email.suppressed` (Resend sent nothing to an address on its own suppression list, which a hard bounce
  * or complaint put there, already reported as `email.bounced` or `email.complained`, or a person did).
@@ -80,9 +86,16 @@ export const mapResend: FeedMapper = (body, delivery, context) => {
   const bounce = event.data.bounce;
   const bounceType = BOUNCE_TYPES.get(bounce?.type?.toLowerCase() ?? '') ?? 'undetermined';
 
+  const recipients = event.data.to.map(recipientAddress);
+  // One bounce of an email to several addresses is about one of them: the one its message names.
+  const bounced = type === 'email.bounced' ? bouncedRecipient(recipients, bounce?.message) : null;
   const events = new Map<string, SuppressionEventInput>();
-  for (const recipient of event.data.to) {
-    const email = recipientAddress(recipient);
+  const ignored: string[] = [];
+  for (const email of recipients) {
+    if (bounced !== null && email.trim().toLowerCase() !== bounced) {
+      ignored.push(`${type}:other-recipient`);
+      continue;
+    }
     const event_id = feedEventId('resend', deliveryId, email);
     const common = {
       account_id: context.accountId,
@@ -101,12 +114,14 @@ export const mapResend: FeedMapper = (body, delivery, context) => {
             type: 'bounce',
             bounce: {
               type: bounceType,
-              sub_type: bounce?.subType || undefined,
+              // A bounce that names none of several recipients, or more than one, is pinned on none of them.
+              sub_type: bounced === null ? RECIPIENT_UNIDENTIFIED : bounce?.subType || undefined,
               diagnostic: bounce?.message || undefined,
+              provider: 'resend',
             },
           },
     );
   }
   // An address named twice is one recipient: the same event id would be one event anyway.
-  return { events: [...events.values()], ignored: [] };
+  return { events: [...events.values()], ignored };
 };

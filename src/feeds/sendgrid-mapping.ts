@@ -71,6 +71,7 @@ function bounceEvent(report: Bounce, context: MappingContext): SuppressionEventI
       sub_type: report.bounce_classification ?? report.type,
       status: report.status,
       diagnostic: report.reason,
+      provider: 'sendgrid',
     },
   };
 }

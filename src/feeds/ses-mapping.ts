@@ -51,6 +51,7 @@ const bounceSchema = z.object({
       z.object({ emailAddress: z.string(), status: z.string().optional(), diagnosticCode: z.string().optional() }),
     ),
     timestamp: timestamp.optional(),
+    remoteMtaIp: z.string().optional(),
   }),
   mail: mailSchema,
 });
@@ -96,6 +97,8 @@ function bounceEvents(data: unknown, snsMessageId: string, context: MappingConte
       sub_type: bounce.bounceSubType,
       status: recipient.status,
       diagnostic: recipient.diagnosticCode,
+      provider: 'ses',
+      remote_mta: bounce.remoteMtaIp,
     },
   }));
 }

@@ -1,11 +1,20 @@
+import {
+  DEFAULT_BOUNCE_ACTIONS,
+  type BounceActions,
+  type BounceCategory,
+  type BounceAction,
+} from '../bounces/categories.js';
 import type { Origin } from '../domain/suppression.js';
 
 /**
- * An account's suppression policy, in the API's shape. The defaults keep the list's first rules:
- * only permanent bounces and complaints suppress, and nothing leaves the list on its own.
+ * An account's suppression policy, in the API's shape. By default only a dead address
+ * (`invalid_address`) and a complaint suppress, nothing counts toward a threshold until one is set,
+ * and nothing leaves the list on its own.
  */
 export interface SuppressionSettings {
-  /** Transient or undetermined bounces within the window that suppress an address; null: never. */
+  /** What a bounce of each category does. */
+  bounce_actions: BounceActions;
+  /** Bounces whose action is `count` within the window that suppress an address; null: never. */
   soft_bounce_threshold: number | null;
   soft_bounce_window_days: number;
   /** Days after which an entry of each origin is removed; null: never. */
@@ -13,6 +22,7 @@ export interface SuppressionSettings {
 }
 
 export const DEFAULT_SETTINGS: SuppressionSettings = Object.freeze({
+  bounce_actions: DEFAULT_BOUNCE_ACTIONS,
   soft_bounce_threshold: null,
   soft_bounce_window_days: 7,
   expire_after_days: Object.freeze({ bounce: null, complaint: null, manual: null }),
@@ -24,6 +34,7 @@ export const EXPIRE_AFTER_DAYS = { min: 1, max: 3650 } as const;
 
 /** A change to the settings: any field left out keeps its value. */
 export interface SettingsChange {
+  bounce_actions?: Partial<Record<BounceCategory, BounceAction>>;
   soft_bounce_threshold?: number | null;
   soft_bounce_window_days?: number;
   expire_after_days?: Partial<Record<Origin, number | null>>;

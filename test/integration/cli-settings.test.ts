@@ -38,7 +38,11 @@ describe('npm run cli -- settings show', () => {
 
   it('when shown as text, by id, then each setting is a line, with off and never for the unset ones', async () => {
     const account = await newTestAccount();
-    await updateSettings(database.db, account.id, { soft_bounce_threshold: 3, expire_after_days: { bounce: 30 } });
+    await updateSettings(database.db, account.id, {
+      bounce_actions: { delivery_failure: 'count' },
+      soft_bounce_threshold: 3,
+      expire_after_days: { bounce: 30 },
+    });
 
     const run = await cli('show', '--account', account.id);
 
@@ -46,11 +50,17 @@ describe('npm run cli -- settings show', () => {
     expect(run.stdout).toBe(
       [
         `Suppression settings of account "${account.name}" (${account.id}):`,
-        '  soft_bounce_threshold        3',
-        '  soft_bounce_window_days      7',
-        '  expire_after_days.bounce     30',
-        '  expire_after_days.complaint  never',
-        '  expire_after_days.manual     never',
+        '  bounce_actions.invalid_address      suppress',
+        '  bounce_actions.mailbox_unavailable  count',
+        '  bounce_actions.sender_blocked       record',
+        '  bounce_actions.delivery_failure     count',
+        '  bounce_actions.auto_reply           record',
+        '  bounce_actions.unknown              count',
+        '  soft_bounce_threshold               3',
+        '  soft_bounce_window_days             7',
+        '  expire_after_days.bounce            30',
+        '  expire_after_days.complaint         never',
+        '  expire_after_days.manual            never',
         '',
       ].join('\n'),
     );
@@ -73,6 +83,10 @@ describe('npm run cli -- settings set', () => {
       'set',
       '--account',
       account.name,
+      '--bounce-action',
+      'sender_blocked=count',
+      '--bounce-action',
+      'unknown=record',
       '--soft-bounce-threshold',
       '4',
       '--soft-bounce-window-days',
@@ -88,6 +102,7 @@ describe('npm run cli -- settings set', () => {
 
     expect(run.code, run.stderr).toBe(0);
     const expected = {
+      bounce_actions: { ...DEFAULT_SETTINGS.bounce_actions, sender_blocked: 'count', unknown: 'record' },
       soft_bounce_threshold: 4,
       soft_bounce_window_days: 14,
       expire_after_days: { bounce: 30, complaint: 3650, manual: 1 },
@@ -118,15 +133,22 @@ describe('npm run cli -- settings set', () => {
     expect(run.stdout).toBe(
       [
         `Updated the suppression settings of account "${account.name}" (${account.id}):`,
-        '  soft_bounce_threshold        off',
-        '  soft_bounce_window_days      10',
-        '  expire_after_days.bounce     30',
-        '  expire_after_days.complaint  never',
-        '  expire_after_days.manual     90',
+        '  bounce_actions.invalid_address      suppress',
+        '  bounce_actions.mailbox_unavailable  count',
+        '  bounce_actions.sender_blocked       record',
+        '  bounce_actions.delivery_failure     record',
+        '  bounce_actions.auto_reply           record',
+        '  bounce_actions.unknown              count',
+        '  soft_bounce_threshold               off',
+        '  soft_bounce_window_days             10',
+        '  expire_after_days.bounce            30',
+        '  expire_after_days.complaint         never',
+        '  expire_after_days.manual            90',
         '',
       ].join('\n'),
     );
     expect(await getSettings(database.db, account.id)).toStrictEqual({
+      bounce_actions: DEFAULT_SETTINGS.bounce_actions,
       soft_bounce_threshold: null,
       soft_bounce_window_days: 10,
       expire_after_days: { bounce: 30, complaint: null, manual: 90 },
@@ -134,6 +156,14 @@ describe('npm run cli -- settings set', () => {
   });
 
   it.each([
+    [
+      ['--bounce-action', 'sender_blocked=ignore'],
+      '`bounce_actions.sender_blocked` must be one of `suppress`, `count` or `record`.',
+    ],
+    [
+      ['--bounce-action', 'blocked=record'],
+      '`bounce_actions` has the unknown key `blocked`; the categories are `invalid_address`, `mailbox_unavailable`, `sender_blocked`, `delivery_failure`, `auto_reply` and `unknown`.',
+    ],
     [['--soft-bounce-threshold', '1'], '`soft_bounce_threshold` must be null or a whole number from 2 to 100.'],
     [['--soft-bounce-threshold', 'never'], '`soft_bounce_threshold` must be null or a whole number from 2 to 100.'],
     [['--soft-bounce-window-days', 'off'], '`soft_bounce_window_days` must be a whole number from 1 to 365.'],
@@ -162,7 +192,7 @@ describe('npm run cli -- settings set', () => {
 
     expectFailure(
       await cli('set', '--account', account.name),
-      'Give at least one of --soft-bounce-threshold, --soft-bounce-window-days, --expire-bounce-after-days, --expire-complaint-after-days or --expire-manual-after-days.',
+      'Give at least one of --bounce-action, --soft-bounce-threshold, --soft-bounce-window-days, --expire-bounce-after-days, --expire-complaint-after-days or --expire-manual-after-days.',
     );
   });
 

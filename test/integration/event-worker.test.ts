@@ -52,14 +52,17 @@ describe('the rules', () => {
     expect(recorded).toMatchObject({ eventId: event.event_id, type: 'bounce', outcome: 'suppressed' });
   });
 
-  it.each(['transient', 'undetermined'] as const)(
-    'when a %s bounce arrives, then it is recorded and nothing is suppressed',
-    async (type) => {
+  it.each([
+    ['transient', 'mailbox_unavailable'],
+    ['undetermined', 'unknown'],
+  ] as const)(
+    'when a %s bounce arrives, then it is recorded as %s and nothing is suppressed',
+    async (type, category) => {
       const { accountId } = await newAccount(setup.database.db);
       const email = uniqueEmail();
       const { job, state } = await publishAndSettle(bounceEvent(accountId, email, type));
       expect(state).toBe('completed');
-      expect(job.returnvalue).toEqual({ outcome: 'not_suppressed', suppression_id: null });
+      expect(job.returnvalue).toEqual({ outcome: 'not_suppressed', suppression_id: null, category });
       expect(await findSuppressionByEmail(setup.database.db, accountId, email)).toBeNull();
       expect(await eventsForEmail(setup.database.db, accountId, email)).toMatchObject([{ outcome: 'not_suppressed' }]);
     },

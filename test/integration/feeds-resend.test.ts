@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accountEvents, useFeedApp } from '../support/feed-app.js';
-import { deliveryId, describeFeedScenarios, fixture, jobsOf, suppression } from '../support/feed-contract.js';
+import { deliveryId, describeFeedScenarios, fixture, jobsOf, recorded, suppression } from '../support/feed-contract.js';
 import { resendSigner } from '../support/feed-signers.js';
 
 const app = useFeedApp();
@@ -17,10 +17,11 @@ const scenarios = describeFeedScenarios(app, {
   permanent: { fixture: 'bounced-permanent.json', emails: ['delivered@resend.dev'] },
   transient: { fixture: 'bounced-transient.json', emails: ['delivered@resend.dev'] },
   complaint: { fixture: 'complained.json', emails: ['delivered@resend.dev'] },
+  // One bounce of an email to two addresses whose text names neither: each is recorded, neither suppressed.
   multiRecipient: {
-    fixture: 'bounced-multiple-recipients.json',
+    fixture: 'bounced-unnamed-recipient.json',
     emails: ['delivered@resend.dev', 'bounced@resend.dev'],
-    suppressed: true,
+    suppressed: false,
   },
   ignored: { fixture: 'delivered.json' },
 });
@@ -28,6 +29,28 @@ const scenarios = describeFeedScenarios(app, {
 const newFeed = () => app.newFeed('resend', { signingSecret: signer.secret });
 
 describe('Resend webhooks', () => {
+  it('when one bounce of an email to two addresses names one of them, then only that one is suppressed', async () => {
+    const created = await newFeed();
+    const body = fixture('resend', 'bounced-multiple-recipients.json');
+    const answer = await app.send(created.feed, body, signer.headers(body, { id: deliveryId() }), scenarios.live());
+    expect(answer.body).toMatchObject({ queued: 1, ignored: 1 });
+    expect(await suppression(created, 'bounced@resend.dev')).toMatchObject({ origin: 'bounce' });
+    expect((await created.account.api.get('/suppressions/delivered%40resend.dev')).status).toBe(404);
+    const events = await accountEvents(app.database.db, created.account.accountId);
+    expect(events.map((event) => event.email)).toEqual(['bounced@resend.dev']);
+  });
+
+  it('when Resend reports an address on its own suppression list, then it is recorded and not suppressed: an echo, not evidence', async () => {
+    const created = await newFeed();
+    const body = fixture('resend', 'bounced-suppressed.json');
+    expect(
+      (await app.send(created.feed, body, signer.headers(body, { id: deliveryId() }), scenarios.live())).status,
+    ).toBe(200);
+    const [stored] = await recorded(app, created.account.accountId, 1);
+    expect(stored).toMatchObject({ email: 'delivered@resend.dev', outcome: 'not_suppressed' });
+    expect((await created.account.api.get('/suppressions/delivered%40resend.dev')).status).toBe(404);
+  });
+
   it('when the Svix scheme arrives under webhook-* header names, then it is verified the same way', async () => {
     const created = await newFeed();
     const body = fixture('resend', 'bounced-permanent.json');

@@ -16,6 +16,14 @@ const PATH = '/settings/suppressions';
 
 const DEFAULTS = {
   object: 'suppression_settings',
+  bounce_actions: {
+    invalid_address: 'suppress',
+    mailbox_unavailable: 'count',
+    sender_blocked: 'record',
+    delivery_failure: 'record',
+    auto_reply: 'record',
+    unknown: 'count',
+  },
   soft_bounce_threshold: null,
   soft_bounce_window_days: 7,
   expire_after_days: { bounce: null, complaint: null, manual: null },
@@ -76,7 +84,7 @@ describe('PATCH /settings/suppressions', () => {
     const response = await patch(api, body);
 
     expect(response.status).toBe(200);
-    expect(response.body).toStrictEqual({ object: 'suppression_settings', ...body });
+    expect(response.body).toStrictEqual({ ...DEFAULTS, ...body });
   });
 
   it('when one setting is given, then the others keep their values', async () => {
@@ -91,12 +99,14 @@ describe('PATCH /settings/suppressions', () => {
 
     expect(window.body).toStrictEqual({
       object: 'suppression_settings',
+      bounce_actions: DEFAULTS.bounce_actions,
       soft_bounce_threshold: 5,
       soft_bounce_window_days: 2,
       expire_after_days: { bounce: 60, complaint: 90, manual: 120 },
     });
     expect(bounce.body).toStrictEqual({
       object: 'suppression_settings',
+      bounce_actions: DEFAULTS.bounce_actions,
       soft_bounce_threshold: 5,
       soft_bounce_window_days: 2,
       expire_after_days: { bounce: 10, complaint: 90, manual: 120 },
@@ -129,8 +139,8 @@ describe('PATCH /settings/suppressions', () => {
       expire_after_days: { bounce: 3650, complaint: 3650, manual: 3650 },
     };
 
-    expect((await patch(api, lowest)).body).toStrictEqual({ object: 'suppression_settings', ...lowest });
-    expect((await patch(api, highest)).body).toStrictEqual({ object: 'suppression_settings', ...highest });
+    expect((await patch(api, lowest)).body).toStrictEqual({ ...DEFAULTS, ...lowest });
+    expect((await patch(api, highest)).body).toStrictEqual({ ...DEFAULTS, ...highest });
   });
 
   it('when another account changes its settings, then this account keeps its own', async () => {
@@ -189,11 +199,11 @@ describe('PATCH /settings/suppressions: refused values', () => {
 
     expectInvalid(
       await patch(api, { soft_bounce_threshold: 3, threshold: 3 }),
-      'Unknown key `threshold` in the request body; the settings are `soft_bounce_threshold`, `soft_bounce_window_days` and `expire_after_days`.',
+      'Unknown key `threshold` in the request body; the settings are `bounce_actions`, `soft_bounce_threshold`, `soft_bounce_window_days` and `expire_after_days`.',
     );
     expectInvalid(
       await patch(api, { a: 1, b: 2 }),
-      'Unknown keys `a`, `b` in the request body; the settings are `soft_bounce_threshold`, `soft_bounce_window_days` and `expire_after_days`.',
+      'Unknown keys `a`, `b` in the request body; the settings are `bounce_actions`, `soft_bounce_threshold`, `soft_bounce_window_days` and `expire_after_days`.',
     );
     expect((await api.get(PATH)).body).toStrictEqual(DEFAULTS);
   });
@@ -223,7 +233,7 @@ describe('PATCH /settings/suppressions: refused values', () => {
 
     expectInvalid(
       await patch(api, {}),
-      'Provide at least one of `soft_bounce_threshold`, `soft_bounce_window_days` or `expire_after_days`.',
+      'Provide at least one of `bounce_actions`, `soft_bounce_threshold`, `soft_bounce_window_days` or `expire_after_days`.',
     );
     expectInvalid(
       await patch(api, { expire_after_days: {} }),

@@ -1,3 +1,4 @@
+import { CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { newKey } from '../support/accounts.js';
@@ -70,7 +71,16 @@ describe('an address that bounced and was removed', () => {
             type: 'permanent',
             sub_type: 'general',
             status: '5.1.1',
+            reply_code: null,
             diagnostic: 'smtp; 550 5.1.1 user unknown',
+            provider: null,
+            remote_mta: null,
+            classification: {
+              category: 'invalid_address',
+              reason: 'user_unknown',
+              rule: 'text:user unknown',
+              version: CLASSIFIER_VERSION,
+            },
           },
           complaint: null,
           provider_message_id: null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { suppressingOrigin } from '../../src/events/classify.js';
+import { DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
+import { decideEvent } from '../../src/events/classify.js';
 import { InvalidEventError, parseSuppressionEvent, type SuppressionEventInput } from '../../src/events/event-schema.js';
 import { eventJobId } from '../../src/events/job-id.js';
 
@@ -87,14 +88,50 @@ describe('the event format', () => {
   });
 });
 
-describe('the rules', () => {
+describe('the rules, under the default bounce actions', () => {
   it.each([
     ['a complaint', event({ type: 'complaint', bounce: undefined }), 'complaint'],
-    ['a permanent bounce', event(), 'bounce'],
-    ['a transient bounce', event({ bounce: { type: 'transient' } }), null],
-    ['an undetermined bounce', event({ bounce: { type: 'undetermined' } }), null],
+    [
+      'an abuse complaint',
+      event({ type: 'complaint', bounce: undefined, complaint: { feedback_type: 'abuse' } }),
+      'complaint',
+    ],
+    [
+      'a not-spam report',
+      event({ type: 'complaint', bounce: undefined, complaint: { feedback_type: 'not-spam' } }),
+      null,
+    ],
+    [
+      'a DMARC failure report',
+      event({ type: 'complaint', bounce: undefined, complaint: { feedback_type: 'auth-failure' } }),
+      null,
+    ],
+    ['a permanent bounce with no text', event({ bounce: { type: 'permanent' } }), 'bounce'],
+    ['a transient bounce with no text', event({ bounce: { type: 'transient' } }), null],
+    [
+      'a permanent "user unknown"',
+      event({ bounce: { type: 'permanent', diagnostic: '550 5.1.1 User unknown' } }),
+      'bounce',
+    ],
+    [
+      'a permanent block-list refusal',
+      event({
+        bounce: {
+          type: 'permanent',
+          diagnostic: '554 5.7.1 Service unavailable; Client host [203.0.113.7] blocked using zen.spamhaus.org',
+        },
+      }),
+      null,
+    ],
+    [
+      'a transient "user unknown"',
+      event({
+        bounce: { type: 'transient', diagnostic: '450 4.1.1 <a@b.example>: Recipient address rejected: User unknown' },
+      }),
+      'bounce',
+    ],
   ])('when %s arrives, then it suppresses with %s', (_label, input, origin) => {
-    expect(suppressingOrigin(parseSuppressionEvent(input))).toBe(origin);
+    expect(decideEvent(parseSuppressionEvent(input), DEFAULT_BOUNCE_ACTIONS).origin).toBe(origin);
   });
 });
 

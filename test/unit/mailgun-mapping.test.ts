@@ -51,8 +51,11 @@ describe('Mailgun failures and complaints', () => {
           type: 'permanent',
           sub_type: 'bounce',
           status: '5.5.0',
+          reply_code: 550,
           diagnostic:
             '5.5.0 Requested action not taken: mailbox unavailable (S2017062302). [BN3PEPF0000B36D.namprd21.prod.outlook.com 2026-02-12T17:42:55.527Z 08DE657A58651558]',
+          provider: 'mailgun',
+          remote_mta: '802679870.pamx1.hotmail.com',
         },
       },
     ]);
@@ -112,7 +115,9 @@ describe('Mailgun failures and complaints', () => {
       type: 'permanent',
       sub_type: 'suppress-bounce',
       status: '605',
+      reply_code: 605,
       diagnostic: 'Not delivering to previously bounced address',
+      provider: 'mailgun',
     });
   });
 

@@ -46,7 +46,12 @@ describe('Postmark bounces and complaints', () => {
           source_id: '883953f4-6105-42a2-a16a-77a8eac79483',
           occurred_at: '2019-11-05T16:33:54.907Z',
           provider_message_id: '883953f4-6105-42a2-a16a-77a8eac79483',
-          bounce: { type: 'permanent', sub_type: 'HardBounce', diagnostic: 'Test bounce details' },
+          bounce: {
+            type: 'permanent',
+            sub_type: 'HardBounce',
+            diagnostic: 'Test bounce details',
+            provider: 'postmark',
+          },
         },
       ],
       ignored: [],
@@ -56,7 +61,12 @@ describe('Postmark bounces and complaints', () => {
   it('when a soft bounce arrives, then it is recorded as a transient bounce with its Postmark type', () => {
     const [event] = mapped(fixture('bounce-soft.json')).events;
     expect(event?.type).toBe('bounce');
-    expect(event?.bounce).toEqual({ type: 'transient', sub_type: 'SoftBounce', diagnostic: 'Test bounce details' });
+    expect(event?.bounce).toEqual({
+      type: 'transient',
+      sub_type: 'SoftBounce',
+      diagnostic: 'Test bounce details',
+      provider: 'postmark',
+    });
   });
 
   it('when Postmark posts its documented spam complaint, then it is a complaint keyed on the complaint ID', () => {
@@ -111,11 +121,10 @@ describe('Postmark bounces and complaints', () => {
     expect(mapped(changed('bounce-hard.json', { Type: type }))).toEqual({ events: [], ignored: [type] });
   });
 
-  it('when Details is empty, then the Description is kept as the diagnostic', () => {
+  it('when Details is empty, then there is no diagnostic: the Description is Postmark’s fixed text for the type, not the server’s', () => {
     const [event] = mapped(changed('bounce-hard.json', { Details: '' })).events;
-    expect(event?.bounce?.diagnostic).toBe(
-      'The server was unable to deliver your message (ex: unknown user, mailbox not found).',
-    );
+    expect(event?.bounce?.diagnostic).toBeUndefined();
+    expect(event?.bounce?.sub_type).toBe('HardBounce');
   });
 });
 
@@ -143,7 +152,7 @@ describe('Postmark subscription changes (how broadcast streams report bounces)',
           source_id: '883953f4-6105-42a2-a16a-77a8eac79483',
           occurred_at: '2020-02-01T10:53:34.416Z',
           provider_message_id: '883953f4-6105-42a2-a16a-77a8eac79483',
-          bounce: { type: 'permanent', sub_type: 'SubscriptionChange' },
+          bounce: { type: 'permanent', sub_type: 'SubscriptionChange', provider: 'postmark' },
         },
       ],
       ignored: [],

@@ -40,8 +40,8 @@ const SUPPRESSED =
   "The recipient's email address is on the suppression list because it has a recent history of producing hard bounces.";
 
 describe('Resend bounces and complaints', () => {
-  it('when Resend posts its documented permanent bounce, then it is a permanent bounce of delivered@resend.dev keyed on the Svix message id', () => {
-    expect(mapped(fixture('bounced-permanent.json'))).toEqual({
+  it('when Resend posts its documented bounce (an address on its suppression list), then it is a permanent bounce of delivered@resend.dev keyed on the Svix message id', () => {
+    expect(mapped(fixture('bounced-suppressed.json'))).toEqual({
       events: [
         {
           account_id: CONTEXT.accountId,
@@ -51,7 +51,7 @@ describe('Resend bounces and complaints', () => {
           source_id: EMAIL_ID,
           occurred_at: '2026-11-22T23:41:12.126Z',
           provider_message_id: EMAIL_ID,
-          bounce: { type: 'permanent', sub_type: 'Suppressed', diagnostic: SUPPRESSED },
+          bounce: { type: 'permanent', sub_type: 'Suppressed', diagnostic: SUPPRESSED, provider: 'resend' },
         },
       ],
       ignored: [],
@@ -73,13 +73,27 @@ describe('Resend bounces and complaints', () => {
     expect(event?.bounce?.type).toBe('undetermined');
   });
 
-  it('when a bounce names two recipients, then each is its own event with its own id and the same source', () => {
-    const { events } = mapped(fixture('bounced-multiple-recipients.json'));
+  it('when an email had two recipients and the bounce names one, then only that one bounced and the other is acknowledged', () => {
+    const { events, ignored } = mapped(fixture('bounced-multiple-recipients.json'));
     expect(events.map((event) => [event.email, event.event_id, event.source_id])).toEqual([
-      ['delivered@resend.dev', 'resend:msg_p5jXN8AQM9LWM0D4loKWxJek:delivered@resend.dev', EMAIL_ID],
       ['bounced@resend.dev', 'resend:msg_p5jXN8AQM9LWM0D4loKWxJek:bounced@resend.dev', EMAIL_ID],
     ]);
-    expect(events.every((event) => event.bounce?.type === 'permanent')).toBe(true);
+    expect(events[0]?.bounce).toMatchObject({ type: 'permanent', sub_type: 'General' });
+    expect(ignored).toEqual(['email.bounced:other-recipient']);
+  });
+
+  it('when an email had two recipients and the bounce names neither, then each is a bounce pinned on no one', () => {
+    const { events, ignored } = mapped(fixture('bounced-unnamed-recipient.json'));
+    expect(events.map((event) => [event.email, event.bounce?.sub_type])).toEqual([
+      ['delivered@resend.dev', 'RecipientUnidentified'],
+      ['bounced@resend.dev', 'RecipientUnidentified'],
+    ]);
+    expect(ignored).toEqual([]);
+  });
+
+  it('when an email had one recipient, then the bounce is that recipient’s whatever its text names', () => {
+    const [event] = mapped(changed('bounced-permanent.json', { to: ['someone@example.org'] })).events;
+    expect(event).toMatchObject({ email: 'someone@example.org', bounce: { sub_type: 'General' } });
   });
 
   it('when the same address is named twice, then it is one event', () => {

@@ -52,7 +52,13 @@ describe('mapSendGrid events', () => {
           email: 'example@test.com',
           source_id: SG_MESSAGE_SOURCE_ID,
           occurred_at: SAMPLE_TIME,
-          bounce: { type: 'permanent', sub_type: 'bounce', status: '5.0.0', diagnostic: '500 unknown recipient' },
+          bounce: {
+            type: 'permanent',
+            sub_type: 'bounce',
+            status: '5.0.0',
+            diagnostic: '500 unknown recipient',
+            provider: 'sendgrid',
+          },
           provider_message_id: SG_MESSAGE_ID,
         },
       ],
@@ -79,6 +85,7 @@ describe('mapSendGrid events', () => {
       sub_type: 'Invalid Address',
       status: '5.0.0',
       diagnostic: '500 unknown recipient',
+      provider: 'sendgrid',
     });
   });
 
@@ -118,7 +125,7 @@ describe('mapSendGrid events', () => {
         {
           ...shared,
           type: 'bounce',
-          bounce: { type: 'permanent', status: '5.0.0', diagnostic: '500 unknown recipient' },
+          bounce: { type: 'permanent', status: '5.0.0', diagnostic: '500 unknown recipient', provider: 'sendgrid' },
         },
         { ...shared, type: 'complaint' },
       ],

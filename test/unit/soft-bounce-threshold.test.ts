@@ -5,11 +5,11 @@ const DAY = 24 * 60 * 60 * 1000;
 const rule = { threshold: 3, windowDays: 7 };
 
 describe('what counts as a soft bounce', () => {
-  it('when a bounce is transient or undetermined, then it is soft; permanent bounces and complaints are not', () => {
-    expect(isSoftBounce({ type: 'bounce', bounce_type: 'transient' })).toBe(true);
-    expect(isSoftBounce({ type: 'bounce', bounce_type: 'undetermined' })).toBe(true);
-    expect(isSoftBounce({ type: 'bounce', bounce_type: 'permanent' })).toBe(false);
-    expect(isSoftBounce({ type: 'complaint', bounce_type: null })).toBe(false);
+  it('when a bounce’s action is count, then it is soft; bounces that suppress or are recorded, and complaints, are not', () => {
+    expect(isSoftBounce({ type: 'bounce', action: 'count' })).toBe(true);
+    expect(isSoftBounce({ type: 'bounce', action: 'suppress' })).toBe(false);
+    expect(isSoftBounce({ type: 'bounce', action: 'record' })).toBe(false);
+    expect(isSoftBounce({ type: 'complaint', action: 'suppress' })).toBe(false);
   });
 });
 

@@ -1,0 +1,66 @@
+import type { BounceReason } from './categories.js';
+
+/**
+ * A provider's refusals because of its own list (SES and Resend `Suppressed` and
+ * `OnAccountSuppressionList`, Mailgun `suppress-bounce`, `suppress-unsubscribe` and
+ * `suppress-complaint`): an echo of a decision made earlier, often on evidence this service has
+ * seen itself, not new evidence about the address. They decide before anything else, whatever text
+ * they quote. Lower case.
+ */
+export const ECHO_SUB_TYPES: ReadonlySet<string> = new Set([
+  'suppressed',
+  'onaccountsuppressionlist',
+  'suppress-bounce',
+  'suppress-unsubscribe',
+  'suppress-complaint',
+]);
+
+/**
+ * The sub-type a feed gives a bounce it cannot pin on one recipient (one bounce of a message to
+ * several, whose text names none of them): it says nothing about this address.
+ */
+export const RECIPIENT_UNIDENTIFIED = 'RecipientUnidentified';
+
+/**
+ * A provider's finer word for a bounce (SES and Resend `bounceSubType`, SendGrid
+ * `bounce_classification`, Postmark `Type`, Mailgun `reason`), for a bounce whose text and codes
+ * decide nothing. Keys are lower case; no two providers use one word for different things. Words that only restate the label (`General`,
+ * `HardBounce`, `Unclassified`) are absent, so the label decides.
+ */
+export const SUB_TYPE_RULES: Readonly<Record<string, BounceReason>> = {
+  noemail: 'user_unknown',
+  mailboxfull: 'mailbox_full',
+  messagetoolarge: 'message_too_large',
+  contentrejected: 'content_rejected',
+  attachmentrejected: 'content_rejected',
+  'invalid address': 'user_unknown',
+  'mailbox unavailable': 'mailbox_unavailable',
+  technical: 'remote_error',
+  content: 'content_rejected',
+  reputation: 'bad_reputation',
+  'frequency or volume': 'rate_limited',
+  bademailaddress: 'bad_address_syntax',
+  blocked: 'policy',
+  dmarcpolicy: 'authentication',
+  dnserror: 'dns_error',
+  spamnotification: 'spam_content',
+  virusnotification: 'spam_content',
+  autoresponder: 'out_of_office',
+  challengeverification: 'challenge_response',
+  addresschange: 'address_moved',
+  manuallydeactivated: 'mailbox_disabled',
+  espblock: 'policy',
+  old: 'expired',
+};
+
+/**
+ * Provider labels, by what they claim: a permanent failure or not. Keys lower case; a label not
+ * here claims nothing.
+ */
+export const PERMANENT_LABELS: ReadonlySet<string> = new Set([
+  'permanent',
+  'hard',
+  'hardbounce',
+  'hard_bounce',
+  'bounce',
+]);
