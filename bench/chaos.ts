@@ -36,6 +36,9 @@ import { verifyChaos, type ExpectedEvent } from './support/chaos-verify.js';
 import { CleanupStack } from './support/cleanup.js';
 import { beforeDeadline, startDeadline, type Deadline } from './support/deadline.js';
 import { generateEvents } from './support/event-fixtures.js';
+import { DEFAULT_BOUNCE_ACTIONS } from '../src/bounces/categories.js';
+import { decideEvent } from '../src/events/classify.js';
+import { parseSuppressionEvent } from '../src/events/event-schema.js';
 
 interface Options {
   events: number;
@@ -182,7 +185,7 @@ async function main(): Promise<void> {
       eventId: event.event_id,
       email: normalizeEmail(event.email),
       type: event.type,
-      suppressing: event.type === 'complaint' || event.bounce?.type === 'permanent',
+      suppressing: decideEvent(parseSuppressionEvent(event), DEFAULT_BOUNCE_ACTIONS).origin !== null,
     }));
 
     const producer = createEventProducer({ connection: redis.url, prefix: 'chaos', connectTimeoutMs: 2000 });

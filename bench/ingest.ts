@@ -12,6 +12,9 @@
  * service round, outside its timing, and counted. With `--deliver-after 1` the webhook worker runs only
  * then, so the rounds measure what the outbox alone costs the ingest. `--soft-bounce-threshold N` sets
  * that threshold (7-day window) on every account, so soft bounces are counted as they are written.
+ * `--label-rule 1` runs the whole measurement twice in one run, first with the label rule the service
+ * had before it classified bounces, then with the classifier, and compares them: the workload's
+ * bounces carry the diagnostics real providers send (unknown users, full mailboxes, block lists).
  *
  * Each option may also come from the environment (BENCH_EVENTS, BENCH_CONCURRENCY, BENCH_BATCH_SIZE,
  * BENCH_BATCH_DELAY_MS, BENCH_POOL_SIZE, BENCH_TIMEOUT_S). PostgreSQL and Redis are DATABASE_URL
@@ -33,7 +36,7 @@ const TARGET_RATIO = 0.7;
 const CLEANUP_GRACE_MS = 30_000;
 const RESULTS_PATH = fileURLToPath(new URL('./results/ingest.json', import.meta.url));
 
-function readSettings(config: Config): Settings {
+function readSettings(config: Config): Settings & { compareLabelRule: boolean } {
   const options = parseIntOptions({
     events: { flag: 'events', env: 'BENCH_EVENTS', min: 1 },
     concurrency: { flag: 'concurrency', env: 'BENCH_CONCURRENCY', min: 1 },
@@ -46,6 +49,7 @@ function readSettings(config: Config): Settings {
     webhooks: { flag: 'webhooks', env: 'BENCH_WEBHOOKS', min: 0 },
     deliverAfter: { flag: 'deliver-after', env: 'BENCH_DELIVER_AFTER', min: 0 },
     softBounceThreshold: { flag: 'soft-bounce-threshold', env: 'BENCH_SOFT_BOUNCE_THRESHOLD', min: 2 },
+    labelRule: { flag: 'label-rule', env: 'BENCH_LABEL_RULE', min: 0 },
   });
   return {
     events: options.events ?? 100_000,
@@ -60,6 +64,8 @@ function readSettings(config: Config): Settings {
     webhooks: options.webhooks ?? 0,
     deliverBeside: (options.deliverAfter ?? 0) === 0,
     softBounceThreshold: options.softBounceThreshold ?? null,
+    classifier: 'classifier',
+    compareLabelRule: (options.labelRule ?? 0) > 0,
   };
 }
 
@@ -79,13 +85,14 @@ function tableRow(name: string, phase: Phase): (string | number)[] {
   ];
 }
 
-async function run(
+/** One measurement, printed: its table, ratio and verification. Returns it, with whether it verified. */
+async function measureAndPrint(
   config: Config,
   settings: Settings,
   logger: Logger,
   deadline: Deadline,
   cleanup: CleanupStack,
-): Promise<boolean> {
+): Promise<{ ok: boolean; jobsPerSecond: number; ratio: number; results: Record<string, unknown> }> {
   const delay = settings.batchDelayMs === undefined ? 'worker default' : `${settings.batchDelayMs} ms`;
   const batch =
     `batch size ${settings.batchSize ?? 'worker default'}, batch delay ${delay}, ` +
@@ -100,6 +107,7 @@ async function run(
       console.log(
         `bench:ingest: ${settings.events} events over ${ACCOUNTS} accounts (${info.expected.suppressing} suppressing, ` +
           `${info.expected.suppressions} distinct pairs) in ${settings.rounds} alternating rounds of each; ` +
+          `bounces decided by the ${settings.classifier === 'label' ? 'label rule' : 'classifier'}; ` +
           `concurrency ${settings.concurrency}, ${batch}, pool ${settings.poolSize}; ` +
           (settings.softBounceThreshold === null
             ? ''
@@ -130,7 +138,7 @@ async function run(
   console.log(problems.length === 0 ? 'verification: ok' : `verification FAILED:\n  ${problems.join('\n  ')}`);
   for (const warning of warnings) console.log(`warning: ${warning}`);
 
-  await writeResults(RESULTS_PATH, {
+  const results = {
     benchmark: 'ingest',
     finishedAt: new Date().toISOString(),
     // Other work on the machine skews both figures; the load average at the end tells a reader how quiet it was.
@@ -156,9 +164,35 @@ async function run(
     verified: problems.length === 0,
     problems,
     warnings,
-  });
+  };
+  return { ok: problems.length === 0, jobsPerSecond: service.run.jobsPerSecond, ratio, results };
+}
+
+async function run(
+  config: Config,
+  settings: Settings & { compareLabelRule: boolean },
+  logger: Logger,
+  deadline: Deadline,
+  cleanup: CleanupStack,
+): Promise<boolean> {
+  if (!settings.compareLabelRule) {
+    const { ok, results } = await measureAndPrint(config, settings, logger, deadline, cleanup);
+    await writeResults(RESULTS_PATH, results);
+    console.log(`figures written to ${RESULTS_PATH}`);
+    return ok;
+  }
+  const label = await measureAndPrint(config, { ...settings, classifier: 'label' }, logger, deadline, cleanup);
+  console.log('');
+  const classifier = await measureAndPrint(config, settings, logger, deadline, cleanup);
+  const change = classifier.jobsPerSecond / label.jobsPerSecond;
+  console.log(
+    `\nclassifier against the label rule, same run: ${rate(classifier.jobsPerSecond)} against ${rate(label.jobsPerSecond)} events/s ` +
+      `(${change.toFixed(3)}); ratios to the no-op worker ${classifier.ratio.toFixed(3)} against ${label.ratio.toFixed(3)} ` +
+      `(${(classifier.ratio / label.ratio).toFixed(3)})`,
+  );
+  await writeResults(RESULTS_PATH, { labelRule: label.results, classifier: classifier.results });
   console.log(`figures written to ${RESULTS_PATH}`);
-  return problems.length === 0;
+  return label.ok && classifier.ok;
 }
 
 async function main(): Promise<number> {

@@ -1,6 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Database } from '../src/db/database.js';
 import type { EventOutcome, RecordedEvent } from '../src/db/event-repository.js';
+import type { BounceClassifier } from '../src/events/classify.js';
 import { InvalidEventError, parseSuppressionEvent, type SuppressionEvent } from '../src/events/event-schema.js';
 import { recordEventBatch } from '../src/events/record-event-batch.js';
 import { WriteCoalescer, type CoalescerOptions } from '../src/write-coalescer.js';
@@ -24,9 +25,13 @@ export interface EventProcessor {
  * is thrown as is, so BullMQ retries it with backoff. Concurrent jobs are written together, one
  * statement per batch, by recordEventBatch.
  */
-export function createEventProcessor(db: Database, coalescing: CoalescerOptions): EventProcessor {
+export function createEventProcessor(
+  db: Database,
+  coalescing: CoalescerOptions,
+  classify?: BounceClassifier,
+): EventProcessor {
   const coalescer = new WriteCoalescer<SuppressionEvent, RecordedEvent>(
-    (events) => recordEventBatch(db, events),
+    (events) => recordEventBatch(db, events, classify),
     coalescing,
   );
 

@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Database } from '../src/db/database.js';
+import type { BounceClassifier } from '../src/events/classify.js';
 import type { Logger } from '../src/logger.js';
 import type { Metrics } from '../src/metrics.js';
 import { PROVIDERS } from '../src/feeds/feed-mapping.js';
@@ -21,6 +22,8 @@ export interface EventWorkerOptions {
   batchesInFlight?: number;
   /** Where processed events are counted by outcome. */
   metrics?: Metrics;
+  /** How bounces are classified: the core's classifier unless another is given (the ingest benchmark compares the label rule). */
+  classify?: BounceClassifier;
 }
 
 export interface EventWorker {
@@ -41,11 +44,15 @@ function providerLabel(data: unknown): string {
 }
 
 export function startEventWorker(options: EventWorkerOptions): EventWorker {
-  const processor = createEventProcessor(options.db, {
-    maxBatch: options.batchSize ?? 500,
-    maxDelayMs: options.batchDelayMs ?? 5,
-    maxInFlight: options.batchesInFlight ?? 2,
-  });
+  const processor = createEventProcessor(
+    options.db,
+    {
+      maxBatch: options.batchSize ?? 500,
+      maxDelayMs: options.batchDelayMs ?? 5,
+      maxInFlight: options.batchesInFlight ?? 2,
+    },
+    options.classify,
+  );
   const worker = new Worker<unknown, EventJobResult>(EVENTS_QUEUE, (job) => processor.process(job), {
     connection: options.connection,
     prefix: options.prefix,

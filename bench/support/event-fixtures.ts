@@ -1,16 +1,32 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
 import { normalizeEmail } from '../../src/domain/email.js';
-import type { SuppressionEventInput } from '../../src/events/event-schema.js';
+import { decideEvent, type BounceClassifier } from '../../src/events/classify.js';
+import { parseSuppressionEvent, type SuppressionEventInput } from '../../src/events/event-schema.js';
 
 /** Shares of each kind of event; they should add up to 1. */
 export interface EventMix {
   permanentBounce: number;
+  /** Refusals because of the sender (block lists, reputation), labelled permanent as providers label them. */
+  blockedBounce: number;
   complaint: number;
   transientBounce: number;
 }
 
-/** What upstream mail systems send most: hard bounces, then complaints, then soft bounces. */
-export const DEFAULT_MIX: EventMix = { permanentBounce: 0.7, complaint: 0.2, transientBounce: 0.1 };
+/** What upstream mail systems send most: hard bounces, then complaints, then soft bounces and refusals of the sender. */
+export const DEFAULT_MIX: EventMix = { permanentBounce: 0.6, blockedBounce: 0.1, complaint: 0.2, transientBounce: 0.1 };
+
+// Refusals of the sender as the large mailbox providers word them: long, with URLs and addresses.
+const SENDER_REFUSALS = [
+  (ip: string) =>
+    `smtp; 554 5.7.1 Service unavailable; Client host [${ip}] blocked using zen.spamhaus.org; https://www.spamhaus.org/query/ip/${ip}`,
+  (ip: string) =>
+    `smtp; 550-5.7.1 [${ip}] Our system has detected that this message is likely suspicious due to the very low reputation of the sending domain. To best protect our users from spam, the message has been blocked. For more information, go to https://support.google.com/mail/answer/188131 a1-20020a5d4b81000000b0033b2c6f8si123456wrb.42 - gsmtp`,
+  (ip: string) =>
+    `smtp; 550 5.7.1 Unfortunately, messages from [${ip}] weren't sent. Please contact your Internet service provider since part of their network is on our block list (S3150). You can also refer your provider to http://mail.live.com/mail/troubleshooting.aspx#errors. [AM4PEPF00027A5F.eurprd04.prod.outlook.com 2026-11-24T10:11:12.345Z 08DC0A1B2C3D4E5F]`,
+  (ip: string) =>
+    `smtp; 421 4.7.0 [TSS04] Messages from ${ip} temporarily deferred due to unexpected volume or user complaints - 4.16.55.1; see https://postmaster.yahooinc.com/error-codes`,
+];
 
 export interface EventFixtureOptions {
   mix?: EventMix;
@@ -23,7 +39,7 @@ export interface EventFixtureOptions {
 /** What a correct worker must leave in the database after processing the events once. */
 export interface ExpectedOutcome {
   events: number;
-  /** Events that suppress (complaints and permanent bounces). */
+  /** Events that suppress at once (complaints, and bounces whose category suppresses). */
   suppressing: number;
   /**
    * The suppressions rows: distinct (account, normalised email) pairs among suppressing events, and,
@@ -57,6 +73,17 @@ function eventBody(kind: keyof EventMix, email: string): Pick<SuppressionEventIn
           sub_type: 'general',
           status: '5.1.1',
           diagnostic: `smtp; 550 5.1.1 <${email}>: Recipient address rejected: User unknown in virtual mailbox table`,
+        },
+      };
+    case 'blockedBounce':
+      return {
+        type: 'bounce',
+        bounce: {
+          type: 'permanent',
+          sub_type: 'general',
+          diagnostic: (SENDER_REFUSALS[email.length % SENDER_REFUSALS.length] as (ip: string) => string)(
+            `203.0.113.${email.length % 250}`,
+          ),
         },
       };
     case 'transientBounce':
@@ -108,9 +135,11 @@ export function generateEvents(
     const kind: keyof EventMix =
       roll < mix.permanentBounce
         ? 'permanentBounce'
-        : roll < mix.permanentBounce + mix.complaint
-          ? 'complaint'
-          : 'transientBounce';
+        : roll < mix.permanentBounce + mix.blockedBounce
+          ? 'blockedBounce'
+          : roll < mix.permanentBounce + mix.blockedBounce + mix.complaint
+            ? 'complaint'
+            : 'transientBounce';
     return {
       account_id: accountId,
       event_id: `evt-${index.toString(36).padStart(6, '0')}-${randomUUID()}`,
@@ -124,21 +153,24 @@ export function generateEvents(
 
 /**
  * The rows a correct worker leaves after processing `events` (each once, distinct event ids), with
- * the accounts' soft-bounce threshold when they have one.
+ * the accounts' soft-bounce threshold when they have one, under the default bounce actions and the
+ * classifier the worker runs.
  */
 export function expectedOutcome(
   events: readonly SuppressionEventInput[],
   softBounceThreshold: number | null = null,
+  classify?: BounceClassifier,
 ): ExpectedOutcome {
   const pairs = new Set<string>();
   const softBounces = new Map<string, number>();
   let suppressing = 0;
   for (const event of events) {
     const pair = `${event.account_id.toLowerCase()}\n${normalizeEmail(event.email)}`;
-    if (event.type === 'complaint' || event.bounce?.type === 'permanent') {
+    const decision = decideEvent(parseSuppressionEvent(event), DEFAULT_BOUNCE_ACTIONS, classify);
+    if (decision.origin !== null) {
       suppressing += 1;
       pairs.add(pair);
-    } else {
+    } else if (decision.action === 'count') {
       softBounces.set(pair, (softBounces.get(pair) ?? 0) + 1);
     }
   }

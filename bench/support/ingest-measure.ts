@@ -18,6 +18,8 @@ import { createAccounts, createBenchDatabase } from './bench-database.js';
 import { CleanupStack } from './cleanup.js';
 import { timeUntilCompleted, type CompletionTiming } from './completions.js';
 import { beforeDeadline, type Deadline } from './deadline.js';
+import type { BounceClassifier } from '../../src/events/classify.js';
+import { labelRule } from '../classify/label-rule.js';
 import { expectedOutcome, generateEvents, type ExpectedOutcome } from './event-fixtures.js';
 import { deletePrefix, freshPrefix } from './redis-prefix.js';
 import { verifyIngest } from './verify-ingest.js';
@@ -52,7 +54,12 @@ export interface Settings {
   deliverBeside: boolean;
   /** Every account's soft-bounce threshold (window 7 days), or null for none. */
   softBounceThreshold: number | null;
+  /** How the event worker classifies bounces: the service's classifier, or the label rule it had before. */
+  classifier: 'classifier' | 'label';
 }
+
+const classifierOf = (settings: Settings): BounceClassifier | undefined =>
+  settings.classifier === 'label' ? labelRule : undefined;
 
 export interface Phase {
   enqueueMs: number;
@@ -167,6 +174,7 @@ async function measureService(
         batchSize: settings.batchSize,
         batchDelayMs: settings.batchDelayMs,
         batchesInFlight: settings.batchesInFlight,
+        classify: classifierOf(settings),
       });
       return eventWorker.worker;
     },
@@ -239,7 +247,7 @@ export async function measureIngest(
     });
   }
   const events = generateEvents(accountIds, settings.events);
-  const expected = expectedOutcome(events, settings.softBounceThreshold);
+  const expected = expectedOutcome(events, settings.softBounceThreshold, classifierOf(settings));
   onReady({ databaseName: bench.name, expected });
   const subscribed = accountIds.slice(0, Math.min(settings.webhooks, accountIds.length));
   const webhookLoad =
@@ -255,6 +263,7 @@ export async function measureIngest(
     expectedOutcome(
       events.slice(0, n).filter((event) => subscribedSet.has(event.account_id)),
       settings.softBounceThreshold,
+      classifierOf(settings),
     ).suppressions;
 
   const rounds = Math.max(1, Math.min(settings.rounds, events.length));

@@ -154,6 +154,7 @@ export async function runSuite(
         webhooks: 0,
         deliverBeside: true,
         softBounceThreshold: null,
+        classifier: 'classifier',
       },
       logger,
       deadline,

@@ -3,7 +3,7 @@ import { BOUNCE_REASONS, type BounceCategory, type BounceReason } from './catego
 import { PhraseMatcher, words } from './phrase-matcher.js';
 import { ECHO_SUB_TYPES, PERMANENT_LABELS, RECIPIENT_UNIDENTIFIED, SUB_TYPE_RULES } from './provider-rules.js';
 import { REPLY_CODE_RULES, STATUS_RULES } from './status-rules.js';
-import { TEXT_RULES, WEAK_TEXT_RULES } from './text-rules.js';
+import { BLOCK_LIST_HOSTS, TEXT_RULES, WEAK_TEXT_RULES } from './text-rules.js';
 
 /** Whatever a bounce carries; every field may be missing. */
 export interface BounceEvidence {
@@ -31,6 +31,7 @@ export interface BounceClassification {
 }
 
 const strongText = new PhraseMatcher(TEXT_RULES.map((rule) => rule.phrases));
+const BLOCK_LIST_GROUP = TEXT_RULES.findIndex((rule) => rule.reason === 'blocklisted');
 const weakText = new PhraseMatcher(WEAK_TEXT_RULES.map((rule) => rule.phrases));
 
 /**
@@ -75,6 +76,15 @@ function statusOf(evidence: BounceEvidence, text: string): Status | null {
   return status ? { class: status[1] as string, key: `${Number(status[2])}.${Number(status[3])}` } : null;
 }
 
+/** The block-list operator a host name or URL of the text names (words that start with a dot), or null. */
+function blockListHost(textWords: readonly string[]): string | null {
+  for (const word of textWords) {
+    if (!word.startsWith('.')) continue;
+    for (const part of word.split(/[^a-z0-9]+/)) if (BLOCK_LIST_HOSTS.has(part)) return part;
+  }
+  return null;
+}
+
 /** Whether the class of the status, else of the reply code, is 5: a permanent failure. */
 function isPermanent(status: Status | null, reply: string | null): boolean {
   return status !== null ? status.class === '5' : reply?.startsWith('5') === true;
@@ -113,6 +123,8 @@ export function classifyBounce(evidence: BounceEvidence): BounceClassification {
   const text = evidence.diagnostic ?? '';
   const textWords = text === '' ? [] : words(text);
   const strong = strongText.match(textWords);
+  const listHost = strong === null || strong.group > BLOCK_LIST_GROUP ? blockListHost(textWords) : null;
+  if (listHost !== null) return decided('blocklisted', `host:${listHost}`);
   if (strong) return decided((TEXT_RULES[strong.group] as (typeof TEXT_RULES)[number]).reason, `text:${strong.phrase}`);
 
   const status = statusOf(evidence, text);

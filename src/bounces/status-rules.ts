@@ -3,7 +3,7 @@ import type { BounceReason } from './categories.js';
 /**
  * What an enhanced status code (RFC 3463, with the codes RFC 7372, 7505 and 8689 added) says by its
  * subject and detail, whatever its class: `4.2.2` and `5.2.2` are both a full mailbox. Codes that
- * say nothing on their own (`X.0.0`, `X.1.0`, `X.1.4`, `X.1.5`, `X.1.9`, `X.5.0`) are absent, so the next
+ * say nothing on their own (`X.0.0`, `X.1.0`, `X.1.4`, `X.1.5`, `X.1.9`, `X.4.1`, `X.5.0`) are absent, so the next
  * evidence decides.
  */
 export const STATUS_RULES: Readonly<Record<string, BounceReason>> = {
@@ -25,7 +25,6 @@ export const STATUS_RULES: Readonly<Record<string, BounceReason>> = {
   '3.4': 'message_too_large',
   '3.5': 'remote_error',
   '4.0': 'network_error',
-  '4.1': 'network_error',
   '4.2': 'network_error',
   '4.3': 'dns_error',
   '4.4': 'network_error',

@@ -20,6 +20,29 @@ export interface TextRule {
   phrases: readonly string[];
 }
 
+/**
+ * Operators of DNS block lists and reputation services: a host name or URL of theirs in a
+ * diagnostic (`zen.spamhaus.org`, `https://www.spamhaus.org/query/ip/...`) is a block list's
+ * verdict on the sender, as strong as the words "blocked using".
+ */
+export const BLOCK_LIST_HOSTS: ReadonlySet<string> = new Set([
+  'spamhaus',
+  'spamcop',
+  'sorbs',
+  'barracudacentral',
+  'uceprotect',
+  'abuseat',
+  'surbl',
+  'uribl',
+  'spamrats',
+  'mailspike',
+  'psbl',
+  'dnsbl',
+  'senderscore',
+  'senderbase',
+  'invaluement',
+]);
+
 export const TEXT_RULES: readonly TextRule[] = [
   {
     reason: 'provider_suppressed',
@@ -66,6 +89,9 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     reason: 'recipient_filter',
     phrases: [
+      'recipient preferences',
+      'recipients preferences',
+      'user preferences',
       'recipient has blocked',
       'user has blocked',
       'blocked by the recipient',
@@ -79,8 +105,21 @@ export const TEXT_RULES: readonly TextRule[] = [
     ],
   },
   {
+    reason: 'user_unknown',
+    phrases: [
+      'invalid ... userid',
+      'unknown userid',
+      'no valid recipients',
+      'address is correct',
+      'no longer in use',
+      'address* rejected access denied',
+    ],
+  },
+  {
     reason: 'sender_address',
     phrases: [
+      'from domain',
+      'from header',
       'sender address rejected',
       'sender rejected',
       'sender domain',
@@ -166,11 +205,22 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     reason: 'rate_limited',
     phrases: [
+      'too many recipients',
+      'too many connections',
+      'too many messages',
+      'too many mails',
+      'too many emails',
+      'too many concurrent',
+      'too many simultaneous',
+      'too many sessions',
+      'too many requests',
+      'too many ... connections',
+      'too many ... messages',
+      'too many ... recipients',
       'rate limit*',
       'ratelimit*',
       'rate of',
       'unusual rate',
-      'too many',
       'throttl*',
       'sending limit',
       'sending quota',
@@ -240,6 +290,10 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     reason: 'mailbox_full',
     phrases: [
+      'mailbox ... exceeded',
+      'mailfolder is full',
+      'folder is full',
+      'disk space',
       'mailbox full',
       'mailbox is full',
       'mailbox ... full',
@@ -289,6 +343,8 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     reason: 'content_rejected',
     phrases: [
+      'line limit',
+      'line too long',
       'content',
       'attachment*',
       'prohibited file',
@@ -311,6 +367,11 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     reason: 'bad_reputation',
     phrases: [
+      'client host rejected',
+      'name was rejected',
+      'invalid ip',
+      'ip for sending',
+      'mismatch*',
       'reputation',
       'your ip',
       'sending ip',
@@ -354,6 +415,12 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     reason: 'policy',
     phrases: [
+      'access denied',
+      'protocol violation',
+      'not a member',
+      'permission to post',
+      'not have permission',
+      'no permission',
       'policy reasons',
       'local policy',
       'policy violation',
@@ -392,6 +459,13 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     reason: 'domain_unknown',
     phrases: [
+      'no smtp service',
+      'illegal host',
+      'illegal domain',
+      'mail exchanger',
+      'no relevant answers',
+      'host ... not found',
+      'system not accepting',
       'host not found',
       'domain not found',
       'domain name not found',
@@ -426,7 +500,6 @@ export const TEXT_RULES: readonly TextRule[] = [
       'address syntax',
       'bad address',
       'invalid address format',
-      'malformed address',
       'illegal address',
       'syntax error in ... address',
       'syntax of ... address',
@@ -487,7 +560,6 @@ export const TEXT_RULES: readonly TextRule[] = [
       'dont have ... account',
       'doesnt have ... account',
       'does not have ... account',
-      'recipient address rejected access denied',
       'undeliverable address',
       'invalid address',
       'address invalid',
@@ -519,8 +591,17 @@ export const TEXT_RULES: readonly TextRule[] = [
     phrases: ['filter*', 'recipients rules', 'not on ... whitelist', 'not in ... allowed', 'allowed senders'],
   },
   {
+    reason: 'content_rejected',
+    phrases: ['in reply to data', 'in reply to end of data', 'after end of data', 'after data', 'after the data'],
+  },
+  {
     reason: 'expired',
     phrases: [
+      'not delivered within',
+      'been delayed',
+      'will be retried',
+      'retried for',
+      'delivery failed ... attempts',
       'expired',
       'retry timeout',
       'retry time',
@@ -558,6 +639,13 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     reason: 'network_error',
     phrases: [
+      'network error',
+      'network failure',
+      'network problem',
+      'network is unreachable',
+      'network unreachable',
+      'socket error',
+      'requests to connect',
       'connection refused',
       'connection timed out',
       'connection reset',
@@ -569,7 +657,6 @@ export const TEXT_RULES: readonly TextRule[] = [
       'timeout',
       'time out',
       'no route to host',
-      'network',
       'unreachable',
       'unable to connect',
       'could not connect',
@@ -579,6 +666,10 @@ export const TEXT_RULES: readonly TextRule[] = [
       'conversation with',
       'host is down',
     ],
+  },
+  {
+    reason: 'remote_error',
+    phrases: ['pipe to', 'procmail', 'lock failure', 'error while writing', 'mailer error', 'local delivery failed'],
   },
 ];
 

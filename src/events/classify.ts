@@ -1,5 +1,5 @@
 import type { BounceAction, BounceActions } from '../bounces/categories.js';
-import { classifyBounce, type BounceClassification } from '../bounces/classify-bounce.js';
+import { classifyBounce, type BounceClassification, type BounceEvidence } from '../bounces/classify-bounce.js';
 import type { Origin } from '../domain/suppression.js';
 import type { SuppressionEvent } from './event-schema.js';
 
@@ -8,6 +8,9 @@ import type { SuppressionEvent } from './event-schema.js';
  * `auth-failure` is a report of a failed DMARC check, about the sender's setup.
  */
 export const NON_COMPLAINT_FEEDBACK_TYPES: ReadonlySet<string> = new Set(['not-spam', 'auth-failure']);
+
+/** How a bounce's evidence becomes a classification: `classifyBounce` unless another is given. */
+export type BounceClassifier = (evidence: BounceEvidence) => BounceClassification;
 
 export interface EventDecision {
   /** What the event does: a complaint suppresses or is recorded; a bounce does what its category's action says. */
@@ -23,14 +26,18 @@ export interface EventDecision {
  * `complaint`) unless its feedback type says it is none; a bounce is classified from its evidence
  * and does what the account's action for its category says.
  */
-export function decideEvent(event: SuppressionEvent, actions: Readonly<BounceActions>): EventDecision {
+export function decideEvent(
+  event: SuppressionEvent,
+  actions: Readonly<BounceActions>,
+  classify: BounceClassifier = classifyBounce,
+): EventDecision {
   if (event.type === 'complaint') {
     const feedbackType = event.complaint?.feedback_type?.trim().toLowerCase() ?? '';
     return NON_COMPLAINT_FEEDBACK_TYPES.has(feedbackType)
       ? { action: 'record', origin: null, classification: null }
       : { action: 'suppress', origin: 'complaint', classification: null };
   }
-  const classification = classifyBounce(event.bounce ?? {});
+  const classification = classify(event.bounce ?? {});
   const action = actions[classification.category];
   return { action, origin: action === 'suppress' ? 'bounce' : null, classification };
 }

@@ -2,7 +2,7 @@ import type { BounceAction, BounceActions } from '../bounces/categories.js';
 import { CLASSIFIER_VERSION } from '../bounces/classify-bounce.js';
 import type { Origin } from '../domain/suppression.js';
 import { newId } from '../domain/ids.js';
-import { decideEvent } from './classify.js';
+import { decideEvent, type BounceClassifier } from './classify.js';
 import type { EventType, SuppressionEvent } from './event-schema.js';
 
 /**
@@ -38,8 +38,12 @@ export interface EventRecord {
   provider_message_id: string | null;
 }
 
-export function toEventRecord(event: SuppressionEvent, actions: Readonly<BounceActions>): EventRecord {
-  const { action, origin, classification } = decideEvent(event, actions);
+export function toEventRecord(
+  event: SuppressionEvent,
+  actions: Readonly<BounceActions>,
+  classify?: BounceClassifier,
+): EventRecord {
+  const { action, origin, classification } = decideEvent(event, actions, classify);
   return {
     account_id: event.account_id,
     event_id: event.event_id,

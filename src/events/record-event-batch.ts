@@ -3,6 +3,7 @@ import { recordEvents, type RecordedEvent } from '../db/event-repository.js';
 import { DEFAULT_EVENT_POLICY, eventPolicies, type EventPolicy } from '../db/settings-repository.js';
 import { lockAddresses } from '../db/soft-bounce-repository.js';
 import { applySoftBounceThresholds } from './apply-soft-bounce-thresholds.js';
+import type { BounceClassifier } from './classify.js';
 import { writeOnce } from './duplicate-events.js';
 import { toEventRecord, type EventRecord } from './event-record.js';
 import type { SuppressionEvent } from './event-schema.js';
@@ -18,12 +19,16 @@ import type { SoftBounceRule } from './soft-bounce-threshold.js';
  * locks those addresses, so the count and the suppression it leads to happen once however the
  * events are spread over batches and workers. Any other batch is the one statement it always was.
  */
-export async function recordEventBatch(db: Database, events: readonly SuppressionEvent[]): Promise<RecordedEvent[]> {
+export async function recordEventBatch(
+  db: Database,
+  events: readonly SuppressionEvent[],
+  classify?: BounceClassifier,
+): Promise<RecordedEvent[]> {
   const bounceAccounts = [...new Set(events.filter((e) => e.type === 'bounce').map((e) => e.account_id))];
   const policies =
     bounceAccounts.length === 0 ? new Map<string, EventPolicy>() : await eventPolicies(db, bounceAccounts);
   const records = events.map((event) =>
-    toEventRecord(event, (policies.get(event.account_id) ?? DEFAULT_EVENT_POLICY).actions),
+    toEventRecord(event, (policies.get(event.account_id) ?? DEFAULT_EVENT_POLICY).actions, classify),
   );
   const rules = new Map<string, SoftBounceRule>();
   for (const [accountId, policy] of policies) if (policy.softBounce) rules.set(accountId, policy.softBounce);

@@ -40,7 +40,7 @@ const eventSchema = z.object({
       .nullish(),
     message: z.object({ headers: z.object({ 'message-id': optionalText }).nullish() }).nullish(),
     // An object of the sender's variables, or `[]` when there are none.
-    'user-variables': z.unknown(),
+    'user-variables': z.unknown().optional(),
   }),
 });
 

@@ -32,7 +32,7 @@ const emailEventSchema = z.object({
     ),
     created_at: z.string().nullish(),
     // What the sender tagged the email with: `{name: value}`, or a list of `{name, value}`.
-    tags: z.unknown(),
+    tags: z.unknown().optional(),
     bounce: z
       .object({ type: z.string().nullish(), subType: z.string().nullish(), message: z.string().nullish() })
       .nullish(),
