@@ -106,14 +106,7 @@ export const TEXT_RULES: readonly TextRule[] = [
   },
   {
     reason: 'user_unknown',
-    phrases: [
-      'invalid ... userid',
-      'unknown userid',
-      'no valid recipients',
-      'address is correct',
-      'no longer in use',
-      'address* rejected access denied',
-    ],
+    phrases: ['address* rejected access denied'],
   },
   {
     reason: 'sender_address',
@@ -159,15 +152,15 @@ export const TEXT_RULES: readonly TextRule[] = [
       'black listed',
       'denylist*',
       'deny list',
-      'spamhaus',
-      'spamcop',
-      'sorbs',
+      'spamhaus*',
+      'spamcop*',
+      'sorbs*',
       'dnsbl',
       'rbl',
-      'uceprotect',
-      'abuseat',
-      'barracudacentral',
-      'spamrats',
+      'uceprotect*',
+      'abuseat*',
+      'barracudacentral*',
+      'spamrats*',
       'psbl',
       'ip ... blocked',
       'ip ... banned',
@@ -512,6 +505,11 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     reason: 'user_unknown',
     phrases: [
+      'invalid ... userid',
+      'unknown userid',
+      'no valid recipients',
+      'address is correct',
+      'no longer in use',
       'user unknown',
       'unknown user',
       'unknown recipient',
@@ -675,10 +673,15 @@ export const TEXT_RULES: readonly TextRule[] = [
 
 /**
  * Words that decide only when neither the strong rules nor the status code does: the formulas of
- * RFC 5321's replies ("mailbox unavailable", "service unavailable") and bare words of refusal
- * ("denied", "rejected"), which servers write for every kind of refusal.
+ * RFC 5321's replies ("mailbox unavailable", "service unavailable"), a refusal of the recipient
+ * that gives no reason, and bare words of refusal ("denied", "rejected"), which servers write for
+ * every kind of refusal.
  */
 export const WEAK_TEXT_RULES: readonly TextRule[] = [
+  {
+    reason: 'user_unknown',
+    phrases: ['recipient address rejected', 'address rejected', 'recipient rejected', 'rejected recipient'],
+  },
   {
     reason: 'mailbox_unavailable',
     phrases: [
