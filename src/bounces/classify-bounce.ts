@@ -59,6 +59,11 @@ const WHOLE_STATUS = /^\s*([245])\.(\d{1,3})\.(\d{1,3})\s*$/;
 const REPLY_IN_TEXT = /(?:^|[^\d.])([245]\d\d)(?:[\s-]|$)/;
 const WHOLE_REPLY = /^\s*([245]\d\d)\s*$/;
 
+/** A table's entry for a key read from the evidence: only the table's own keys, never `__proto__` and kin. */
+function lookup(table: Readonly<Record<string, BounceReason>>, key: string | null): BounceReason | undefined {
+  return key !== null && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 function decided(reason: BounceReason, rule: string): BounceClassification {
   return { category: BOUNCE_REASONS[reason], reason, rule };
 }
@@ -128,7 +133,7 @@ export function classifyBounce(evidence: BounceEvidence): BounceClassification {
   if (strong) return decided((TEXT_RULES[strong.group] as (typeof TEXT_RULES)[number]).reason, `text:${strong.phrase}`);
 
   const status = statusOf(evidence, text);
-  const byStatus = status === null ? undefined : STATUS_RULES[status.key];
+  const byStatus = lookup(STATUS_RULES, status?.key ?? null);
   if (byStatus) return decided(byStatus, `status:X.${status?.key}`);
 
   const reply = replyCode(evidence, text);
@@ -143,10 +148,10 @@ export function classifyBounce(evidence: BounceEvidence): BounceClassification {
     return decided(reason, `text:${weak.phrase}`);
   }
 
-  const byReply = reply === null ? undefined : REPLY_CODE_RULES[reply];
+  const byReply = lookup(REPLY_CODE_RULES, reply);
   if (byReply) return decided(byReply, `reply:${reply}`);
 
-  const bySubType = SUB_TYPE_RULES[subType];
+  const bySubType = lookup(SUB_TYPE_RULES, subType);
   if (bySubType) return decided(bySubType, `sub_type:${subType}`);
 
   if (PERMANENT_LABELS.has(evidence.type?.trim().toLowerCase() ?? ''))

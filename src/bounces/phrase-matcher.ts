@@ -12,6 +12,7 @@
  */
 
 const MAX_GAP = 4;
+const PREFIX_KEY = 4;
 
 type Part = { word: string; prefix: boolean } | { gap: number };
 
@@ -60,38 +61,49 @@ function isChunkBreak(code: number): boolean {
 export function words(text: string): string[] {
   const lower = text.toLowerCase();
   const out: string[] = [];
-  let chunk: string[] = [];
+  // The chunk (a run between breaks) whose words are being read: where it starts in the text and
+  // in `out`, so an address or host name can replace the words read from it.
   let chunkStart = 0;
+  let chunkOut = 0;
   let hasAt = false;
   let hasHost = false;
-  let word = '';
-  const endWord = () => {
-    if (word !== '') chunk.push(word);
-    word = '';
+  let wordStart = -1;
+  // A word's letters before an apostrophe, which is dropped: `doesn't` is one word.
+  let held = '';
+  const endWord = (end: number) => {
+    if (wordStart >= 0) out.push(held + lower.slice(wordStart, end));
+    else if (held !== '') out.push(held);
+    wordStart = -1;
+    held = '';
   };
   const endChunk = (end: number) => {
-    endWord();
-    if (hasAt) out.push(ADDRESS);
-    else if (hasHost) out.push(`.${lower.slice(chunkStart, end)}`);
-    else for (const w of chunk) out.push(w);
-    chunk = [];
+    endWord(end);
+    if (hasAt || hasHost) {
+      out.length = chunkOut;
+      out.push(hasAt ? ADDRESS : `.${lower.slice(chunkStart, end)}`);
+    }
     hasAt = false;
     hasHost = false;
     chunkStart = end + 1;
+    chunkOut = out.length;
   };
   for (let i = 0; i < lower.length; i += 1) {
     const code = lower.charCodeAt(i);
     if (isWordChar(code)) {
-      // A dot between a word and a letter: a host name, not the end of a sentence.
-      if (code >= 97 && code <= 122 && word === '' && chunk.length > 0 && lower.charCodeAt(i - 1) === 46) {
-        hasHost = true;
+      if (wordStart < 0) {
+        // A dot between a word and a letter: a host name, not the end of a sentence.
+        if (code >= 97 && code <= 122 && i > chunkStart && lower.charCodeAt(i - 1) === 46 && out.length > chunkOut) {
+          hasHost = true;
+        }
+        wordStart = i;
       }
-      word += lower[i];
-    } else if (code === 39 || code === 8217) continue;
-    else if (isChunkBreak(code)) endChunk(i);
+    } else if (code === 39 || code === 8217) {
+      if (wordStart >= 0) held += lower.slice(wordStart, i);
+      wordStart = -1;
+    } else if (isChunkBreak(code)) endChunk(i);
     else {
       if (code === 64) hasAt = true;
-      endWord();
+      endWord(i);
     }
   }
   endChunk(lower.length);
@@ -132,21 +144,21 @@ function matchesAt(parts: readonly Part[], partIndex: number, text: readonly str
 /** A compiled table: groups of phrases, tried strongest group first. */
 export class PhraseMatcher {
   private readonly exact = new Map<string, Phrase[]>();
+  /** Phrases whose first word is a prefix, by the prefix's first PREFIX_KEY characters. */
   private readonly prefixed = new Map<string, Phrase[]>();
-  private readonly prefixLengths: number[];
 
   constructor(groups: readonly (readonly string[])[]) {
-    const lengths = new Set<number>();
     groups.forEach((phrases, group) => {
       for (const text of phrases) {
         const phrase = parse(text, group);
         const first = phrase.parts[0] as { word: string; prefix: boolean };
-        const index = first.prefix ? this.prefixed : this.exact;
-        if (first.prefix) lengths.add(first.word.length);
-        index.set(first.word, [...(index.get(first.word) ?? []), phrase]);
+        if (first.prefix && first.word.length < PREFIX_KEY) {
+          throw new Error(`A phrase's first word is a prefix of at least ${PREFIX_KEY} letters: "${text}"`);
+        }
+        const [index, key] = first.prefix ? [this.prefixed, first.word.slice(0, PREFIX_KEY)] : [this.exact, first.word];
+        index.set(key, [...(index.get(key) ?? []), phrase]);
       }
     });
-    this.prefixLengths = [...lengths];
   }
 
   /** The strongest group any phrase of which the words hold, and that phrase; null when none. */
@@ -156,15 +168,14 @@ export class PhraseMatcher {
       if (!candidates) return;
       for (const phrase of candidates) {
         if (best !== null && phrase.group >= best.group) continue;
+        if (!wordMatches(phrase.parts[0] as { word: string; prefix: boolean }, text[at])) continue;
         if (matchesAt(phrase.parts, 1, text, at + 1) && !NEGATIONS.has(text[at - 1] ?? '')) best = phrase;
       }
     };
     for (let at = 0; at < text.length; at += 1) {
       const word = text[at] as string;
       consider(this.exact.get(word), at);
-      for (const length of this.prefixLengths) {
-        if (word.length >= length) consider(this.prefixed.get(word.slice(0, length)), at);
-      }
+      if (word.length >= PREFIX_KEY) consider(this.prefixed.get(word.slice(0, PREFIX_KEY)), at);
     }
     const found = best as Phrase | null;
     return found && { group: found.group, phrase: found.text };

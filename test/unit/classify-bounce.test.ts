@@ -211,6 +211,16 @@ describe('the classifier’s contract', () => {
     );
   });
 
+  it('when a sub-type, status or reply code names a property every object has, then it decides nothing', () => {
+    for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(classifyBounce({ sub_type: key, status: key, reply_code: key })).toEqual({
+        category: 'unknown',
+        reason: 'unclassified',
+        rule: 'none',
+      });
+    }
+  });
+
   it('when the tables are read, then the version names them', () => {
     expect(CLASSIFIER_VERSION).toMatch(/^1\.[0-9a-f]{8}$/);
   });
