@@ -28,6 +28,8 @@ import { SETTINGS_PATH, settingsRouter } from './routes/settings.js';
 import { IMPORTS_PATH } from './routes/suppression-imports.js';
 import { isSendingRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './routes/suppressions.js';
 import { WEBHOOKS_PATH, webhooksRouter } from './routes/webhooks.js';
+import { BOUNCES_PATH, bouncesRouter, isSendingBounceRequest } from './routes/bounces.js';
+import type { ReclassificationQueue } from '../src/bounces/reclassification-queue.js';
 import type { RedisClient } from '../src/redis.js';
 
 export interface AppOptions {
@@ -69,6 +71,8 @@ export interface AppOptions {
   imports?: Pick<BatchProducer, 'add' | 'outcome'>;
   /** The web console at /console. */
   console?: ConsoleOptions;
+  /** Queues the reclassifications of `POST /bounces/reclassifications`; without it, they answer 503. */
+  reclassifications?: Pick<ReclassificationQueue, 'queue'>;
 }
 
 export interface ConsoleOptions {
@@ -169,6 +173,19 @@ export function createApp(options: AppOptions): Express {
     ]),
   );
 
+  // The classifier on demand (a sending key may call it), an account's bounce summary and its
+  // reclassifications. Only POSTs carry bodies; idempotency keys guard them as elsewhere.
+  const bounces = { db: options.db, logger: options.logger, reclassifications: options.reclassifications };
+  app.use(
+    BOUNCES_PATH,
+    bouncesRouter(bounces, [
+      noStore,
+      authenticate({ ...authentication, sendingAccess: isSendingBounceRequest }),
+      ...rateLimited,
+      onlyFor(['POST'], [express.json({ limit: bodyLimit, strict: true }), ...idempotent]),
+    ]),
+  );
+
   // The console: its session, then the same suppressions router as the API's, behind the session
   // cookie and CSRF checks instead of a bearer key, then its pages.
   app.use(
@@ -200,6 +217,31 @@ export function createApp(options: AppOptions): Express {
       ],
       { producer: options.imports, logger: options.logger },
       CONSOLE_API_PATH + SUPPRESSIONS_PATH,
+    ),
+  );
+  // The console's settings and bounce pages use the API's routers behind the same session guards.
+  const consoleGuards = (...parsers: RequestHandler[]): RequestHandler[] => [
+    noStore,
+    sameOriginOnly,
+    consoleSession({ db: options.db, failureLimit }),
+    csrfProtection,
+    ...rateLimited,
+    ...parsers,
+  ];
+  app.use(
+    CONSOLE_API_PATH + SETTINGS_PATH,
+    settingsRouter(
+      options.db,
+      consoleGuards(onlyFor(['PATCH'], [express.json({ limit: bodyLimit, strict: true })])),
+      CONSOLE_API_PATH + SETTINGS_PATH,
+    ),
+  );
+  app.use(
+    CONSOLE_API_PATH + BOUNCES_PATH,
+    bouncesRouter(
+      bounces,
+      consoleGuards(onlyFor(['POST'], [express.json({ limit: bodyLimit, strict: true })])),
+      CONSOLE_API_PATH + BOUNCES_PATH,
     ),
   );
   app.use(CONSOLE_PATH, consoleRouter(options.console?.dir));

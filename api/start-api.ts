@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { createBatchProducer } from '../src/batches/batch-producer.js';
+import { createReclassificationQueue } from '../src/bounces/reclassification-queue.js';
 import { hasUsableApiKey } from '../src/db/api-key-repository.js';
 import { createEventProducer } from '../src/events/event-producer.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE, MAINTENANCE_QUEUE } from '../src/queues.js';
@@ -32,6 +33,7 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
   const producer = createEventProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
   // Imports queue their batch jobs on it too: an import started while Redis is down answers 503.
   const batches = createBatchProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
+  const reclassifications = createReclassificationQueue({ connection: redis, prefix: config.QUEUE_PREFIX });
   metrics.collectProcessMetrics();
   const listening = await listen(
     createApp({
@@ -55,6 +57,7 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
         queue: (due) => queueDeliveries(deliveryQueue, due),
       },
       imports: batches,
+      reclassifications,
       console: {
         dir: config.CONSOLE_DIR ?? builtConsoleDir(),
         sessionTtlMs: config.CONSOLE_SESSION_HOURS * 60 * 60 * 1000,
@@ -72,6 +75,7 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
         await Promise.all(queues.map((queue) => queue.close().catch(() => undefined)));
         await producer.close().catch(() => undefined);
         await batches.close().catch(() => undefined);
+        await reclassifications.close().catch(() => undefined);
         await redis.quit().catch(() => redis.disconnect());
       }
     },

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { reclassifyCommand } from './commands/reclassify.js';
 import { Command } from 'commander';
 import { runMain } from '../src/runtime.js';
 import { eventsCommand } from './commands/events.js';
@@ -22,7 +23,8 @@ const program = new Command('suppression-list')
   .addCommand(eventsCommand())
   .addCommand(importCommand())
   .addCommand(removeCommand())
-  .addCommand(exportCommand());
+  .addCommand(exportCommand())
+  .addCommand(reclassifyCommand());
 
 runMain(async () => {
   await program.parseAsync(process.argv);

@@ -1,5 +1,8 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import { RECLASSIFY_JOB } from '../src/bounces/reclassification-queue.js';
+import { runReclassification } from '../src/bounces/reclassify.js';
 import type { Database } from '../src/db/database.js';
+import { finishReclassification } from '../src/db/reclassification-repository.js';
 import { deleteImportsBefore } from '../src/db/import-repository.js';
 import { IMPORT_RETENTION_MS } from '../src/imports/import-status.js';
 import type { Logger } from '../src/logger.js';
@@ -27,7 +30,7 @@ export interface MaintenanceWorkerOptions {
 }
 
 export interface MaintenanceWorker {
-  worker: Worker<unknown, ExpiryResult>;
+  worker: Worker<unknown, ExpiryResult | null>;
   /** Settles once the sweep's scheduler is registered (or registering it failed, which is logged). */
   scheduled: Promise<void>;
   close(): Promise<void>;
@@ -35,14 +38,22 @@ export interface MaintenanceWorker {
 
 /**
  * Runs the periodic maintenance jobs, and keeps their schedulers registered. The expiry sweep
- * also removes imports past their retention: both are small, periodic deletions.
+ * also removes imports past their retention: both are small, periodic deletions. It also runs the
+ * reclassifications accounts ask for, one at a time per process.
  */
 export function startMaintenanceWorker(options: MaintenanceWorkerOptions): MaintenanceWorker {
   const { db, logger } = options;
   const closing = new AbortController();
-  const worker = new Worker<unknown, ExpiryResult>(
+  const worker = new Worker<unknown, ExpiryResult | null>(
     MAINTENANCE_QUEUE,
     async (job) => {
+      if (job.name === RECLASSIFY_JOB) {
+        const id = (job.data as { reclassification_id?: unknown }).reclassification_id;
+        if (typeof id !== 'string')
+          throw new UnrecoverableError('a reclassification job names its reclassification_id');
+        await runReclassification(db, id, closing.signal);
+        return null;
+      }
       if (job.name !== EXPIRE_ENTRIES_JOB) throw new UnrecoverableError(`unknown maintenance job ${job.name}`);
       const result = await runExpiry(db, { ...options.expiry, signal: closing.signal });
       if (result.removed > 0) logger.info({ removed: result.removed }, 'expired entries removed');
@@ -54,7 +65,16 @@ export function startMaintenanceWorker(options: MaintenanceWorkerOptions): Maint
     { connection: options.connection, prefix: options.prefix, concurrency: 1 },
   );
   worker.on('failed', (job, error) => {
-    if (job) logger.warn({ jobId: job.id, name: job.name, reason: error.message }, 'maintenance job failed');
+    if (!job) return;
+    logger.warn({ jobId: job.id, name: job.name, reason: error.message }, 'maintenance job failed');
+    // A reclassification whose last attempt failed says so to those who follow it.
+    const id = (job.data as { reclassification_id?: unknown }).reclassification_id;
+    const final = job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError;
+    if (job.name === RECLASSIFY_JOB && typeof id === 'string' && final) {
+      finishReclassification(db, id, error.message).catch((failure: unknown) =>
+        logger.error({ err: failure, reclassification: id }, 'could not record a failed reclassification'),
+      );
+    }
   });
   worker.on('error', (error) => logger.error({ err: error }, 'maintenance worker error'));
 

@@ -38,6 +38,7 @@ import {
 import { consoleRoutes } from './console-routes.js';
 import { importRoutes } from './import-routes.js';
 import { settingsRoutes } from './settings-routes.js';
+import { bounceRoutes } from './bounce-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 /** Every operation of the API. The request schemas are the ones the routes validate with. */
@@ -306,6 +307,7 @@ export const routes: RouteConfig[] = [
   ...importRoutes,
   ...webhookRoutes,
   ...settingsRoutes,
+  ...bounceRoutes,
   ...consoleRoutes,
   {
     method: 'post',

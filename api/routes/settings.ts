@@ -17,13 +17,18 @@ function toResource(settings: SuppressionSettings) {
 
 /**
  * The account's suppression settings at `/settings/suppressions`. `guards` (authentication, rate
- * limiting, body parsing) run first for every request that reaches the router.
+ * limiting, body parsing) run first for every request that reaches the router; `mountPath` names
+ * the route in metrics and logs (the console mounts it too).
  */
-export function settingsRouter(db: Database, guards: readonly RequestHandler[] = []): Router {
+export function settingsRouter(
+  db: Database,
+  guards: readonly RequestHandler[] = [],
+  mountPath: string = SETTINGS_PATH,
+): Router {
   const router = Router();
   if (guards.length > 0) router.use(...guards);
 
-  namedRoute(router, SETTINGS_PATH, '/suppressions')
+  namedRoute(router, mountPath, '/suppressions')
     .get(async (_req, res) => {
       res.json(toResource(await getSettings(db, accountOf(res))));
     })

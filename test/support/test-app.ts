@@ -7,7 +7,8 @@ import { createEventProducer } from '../../src/events/event-producer.js';
 import { listen, type RunningServer } from '../../api/server.js';
 import type { Database } from '../../src/db/database.js';
 import { createLogger } from '../../src/logger.js';
-import { BATCHES_QUEUE, EVENTS_QUEUE } from '../../src/queues.js';
+import { BATCHES_QUEUE, EVENTS_QUEUE, MAINTENANCE_QUEUE } from '../../src/queues.js';
+import { createReclassificationQueue } from '../../src/bounces/reclassification-queue.js';
 import { newAccount, type TestAccount } from './accounts.js';
 import { apiClient, type ApiClient } from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -38,6 +39,12 @@ export interface TestAppOptions extends Omit<Partial<AppOptions>, 'db' | 'redis'
   queues?: boolean;
 }
 
+interface FileQueues {
+  events: TestQueue;
+  batches: TestQueue;
+  maintenance: TestQueue;
+}
+
 export interface TestApp {
   readonly database: TestDatabase;
   readonly server: RunningServer;
@@ -47,9 +54,10 @@ export interface TestApp {
   readonly redis: Redis;
   /** The namespace of the file's records in Redis; its keys are removed with the file. */
   readonly redisKeyPrefix: string;
-  /** The file's events and batches queues, once an app was started with `queues: true`. */
+  /** The file's events, batches and maintenance queues, once an app was started with `queues: true`. */
   readonly events: TestQueue;
   readonly batches: TestQueue;
+  readonly maintenance: TestQueue;
   /**
    * Another app on the file's database (or on `db`), sharing its Redis key prefix as a second
    * process would; each 'live' one has a Redis client of its own. Closed with the file.
@@ -67,8 +75,8 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     main?: { express: Express; server: RunningServer };
     redis?: TestRedis;
     redisReady?: Promise<TestRedis>;
-    queues?: { events: TestQueue; batches: TestQueue };
-    queuesReady?: Promise<{ events: TestQueue; batches: TestQueue }>;
+    queues?: FileQueues;
+    queuesReady?: Promise<FileQueues>;
   } = {};
   const others: RunningServer[] = [];
   const producers: { close(): Promise<void> }[] = [];
@@ -77,9 +85,11 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
   const fileRedis = (): Promise<TestRedis> =>
     (state.redisReady ??= createTestRedis().then((redis) => (state.redis = redis)));
   const fileQueues = () =>
-    (state.queuesReady ??= Promise.all([createTestQueue(EVENTS_QUEUE), createTestQueue(BATCHES_QUEUE)]).then(
-      ([events, batches]) => (state.queues = { events, batches }),
-    ));
+    (state.queuesReady ??= Promise.all([
+      createTestQueue(EVENTS_QUEUE),
+      createTestQueue(BATCHES_QUEUE),
+      createTestQueue(MAINTENANCE_QUEUE),
+    ]).then(([events, batches, maintenance]) => (state.queues = { events, batches, maintenance })));
 
   async function appOptions({ redis, queues, ...rest }: TestAppOptions): Promise<Partial<AppOptions>> {
     const resolved: Partial<AppOptions> = rest;
@@ -91,7 +101,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       else resolved.redis = firstLiveClient = testRedis.client;
     }
     if (queues) {
-      const { events, batches } = await fileQueues();
+      const { events, batches, maintenance } = await fileQueues();
       resolved.queues = [events.queue, batches.queue];
       const connection = redis === 'unreachable' && resolved.redis ? resolved.redis : events.connection;
       const producer = createEventProducer({ connection, prefix: events.prefix, connectTimeoutMs: 1000 });
@@ -100,6 +110,13 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       const imports = createBatchProducer({ connection, prefix: batches.prefix, connectTimeoutMs: 1000 });
       producers.push(imports);
       resolved.imports = rest.imports ?? imports;
+      const reclassifications = createReclassificationQueue({
+        connection,
+        prefix: maintenance.prefix,
+        connectTimeoutMs: 1000,
+      });
+      producers.push(reclassifications);
+      resolved.reclassifications = rest.reclassifications ?? reclassifications;
     }
     return resolved;
   }
@@ -119,6 +136,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     await Promise.all(producers.map((producer) => producer.close()));
     await state.queues?.events.cleanup();
     await state.queues?.batches.cleanup();
+    await state.queues?.maintenance.cleanup();
     await state.redis?.cleanup();
     await state.database?.drop();
   });
@@ -144,6 +162,9 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     },
     get batches() {
       return ready(state.queues, 'no app was started with queues: true').batches;
+    },
+    get maintenance() {
+      return ready(state.queues, 'no app was started with queues: true').maintenance;
     },
     async startApp({ db, ...wanted } = {}) {
       const database = db ?? ready(state.database, 'apps start only inside tests and hooks').db;

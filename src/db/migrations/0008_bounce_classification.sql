@@ -35,6 +35,8 @@ CREATE TABLE bounce_reclassifications (
   -- The bounce entries to examine, known once the run starts.
   entries_total integer,
   entries_examined integer NOT NULL DEFAULT 0,
+  -- Examined entries with no bounce or complaint record to re-examine (imported, added by hand): kept.
+  entries_without_evidence integer NOT NULL DEFAULT 0,
   records_examined integer NOT NULL DEFAULT 0,
   lifted integer NOT NULL DEFAULT 0,
   -- {category: count}: the category of the lifted entries' strongest remaining evidence.

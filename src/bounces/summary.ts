@@ -1,0 +1,60 @@
+import type { Queryable } from '../db/database.js';
+import { countBounces } from '../db/bounce-summary-repository.js';
+import { BOUNCE_CATEGORIES, type BounceCategory } from './categories.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The longest period a summary covers: its days are one row each. */
+export const SUMMARY_MAX_DAYS = 90;
+/** The period a summary covers when none is asked for. */
+export const SUMMARY_DEFAULT_MS = DAY_MS;
+/** Recipient domains listed by their `sender_blocked` bounces. */
+export const SUMMARY_TOP_DOMAINS = 10;
+
+type Counts = Record<BounceCategory, number>;
+
+const zeros = (): Counts => Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, 0])) as Counts;
+
+function add(counts: Counts, category: string, count: number): void {
+  const known = (BOUNCE_CATEGORIES as readonly string[]).includes(category) ? (category as BounceCategory) : 'unknown';
+  counts[known] += count;
+}
+
+/** The UTC days from `since`'s to `until`'s, inclusive, as `YYYY-MM-DD`. */
+function daysBetween(since: Date, until: Date): string[] {
+  const days: string[] = [];
+  for (
+    let day = Date.UTC(since.getUTCFullYear(), since.getUTCMonth(), since.getUTCDate());
+    day <= until.getTime();
+    day += DAY_MS
+  ) {
+    days.push(new Date(day).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/** What the account's bounces of a period say: `GET /bounces/summary`'s resource. */
+export async function bounceSummary(db: Queryable, accountId: string, since: Date, until: Date) {
+  const counts = await countBounces(db, accountId, since, until, SUMMARY_TOP_DOMAINS);
+  const byCategory = zeros();
+  for (const row of counts.byCategory) add(byCategory, row.category, row.count);
+  const byDay = new Map(daysBetween(since, until).map((day) => [day, zeros()]));
+  for (const row of counts.byDay) {
+    const day = byDay.get(row.day);
+    if (day) add(day, row.category, row.count);
+  }
+  return {
+    object: 'bounce_summary' as const,
+    since: since.toISOString(),
+    until: until.toISOString(),
+    total: counts.total,
+    by_category: byCategory,
+    sender_blocked_share: counts.total === 0 ? 0 : byCategory.sender_blocked / counts.total,
+    by_reason: Object.fromEntries(
+      [...counts.byReason]
+        .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason))
+        .map((row) => [row.reason, row.count]),
+    ),
+    sender_blocked_domains: counts.senderBlockedDomains,
+    by_day: [...byDay].map(([date, dayCounts]) => ({ date, counts: dayCounts })),
+  };
+}
