@@ -1,7 +1,6 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { classifyBounce } from '../../src/bounces/classify-bounce.js';
 import type { ReclassificationQueue } from '../../src/bounces/reclassification-queue.js';
-import { CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
+import { classifyBounce, CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
 import { bounceSummary } from '../../src/bounces/summary.js';
 import type { Database } from '../../src/db/database.js';
 import {

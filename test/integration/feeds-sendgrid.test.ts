@@ -15,7 +15,8 @@ const scenarios = describeFeedScenarios(app, {
   settings: () => ({ publicKey: signer.publicKey }),
   sign: (payload, _created, { forged }) => ({ body: payload, headers: (forged ? impostor : signer).headers(payload) }),
   permanent: { fixture: 'bounce-permanent.json', emails: ['example@test.com'] },
-  transient: { fixture: 'bounce-blocked.json', emails: ['example@test.com'] },
+  // A block of the sending IP, which SendGrid reports as `blocked`: recorded, never suppressed.
+  transient: { fixture: 'bounce-blocked-reputation.json', emails: ['example@test.com'] },
   complaint: { fixture: 'spamreport.json', emails: ['example@test.com'] },
   multiRecipient: {
     fixture: 'bounce-batch-two-recipients.json',
@@ -28,6 +29,13 @@ const scenarios = describeFeedScenarios(app, {
 const newFeed = () => app.newFeed('sendgrid', { publicKey: signer.publicKey });
 
 describe('SendGrid Event Webhook', () => {
+  it('when SendGrid calls a bounce a block but the server said the recipient is unknown, then the text decides: it is suppressed', async () => {
+    const created = await newFeed();
+    const body = fixture('sendgrid', 'bounce-blocked.json');
+    expect((await app.send(created.feed, body, signer.headers(body), scenarios.live())).status).toBe(200);
+    expect(await suppression(created, 'example@test.com')).toMatchObject({ origin: 'bounce' });
+  });
+
   it('when the signed timestamp is more than 5 minutes old or ahead, then it answers 401 and queues nothing', async () => {
     const created = await newFeed();
     const body = fixture('sendgrid', 'bounce-permanent.json');
