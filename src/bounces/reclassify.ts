@@ -1,5 +1,5 @@
 import { completesWindow, type SoftBounceRule } from '../events/soft-bounce-threshold.js';
-import { NON_COMPLAINT_FEEDBACK_TYPES } from '../events/classify.js';
+import { isComplaint } from '../events/classify.js';
 import type { Database } from '../db/database.js';
 import { getSettings } from '../db/settings-repository.js';
 import {
@@ -40,8 +40,7 @@ export function judge(records: readonly EvidenceRecord[], actions: BounceActions
   let supported = false;
   for (const record of records) {
     if (record.type === 'complaint') {
-      if (!NON_COMPLAINT_FEEDBACK_TYPES.has(record.complaint_feedback_type?.trim().toLowerCase() ?? ''))
-        supported = true;
+      if (isComplaint(record.complaint_feedback_type)) supported = true;
       continue;
     }
     const { category } = classifyBounce({

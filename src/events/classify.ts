@@ -7,7 +7,12 @@ import type { SuppressionEvent } from './event-schema.js';
  * ARF feedback types that are no complaint: `not-spam` says the recipient wants the mail, and
  * `auth-failure` is a report of a failed DMARC check, about the sender's setup.
  */
-export const NON_COMPLAINT_FEEDBACK_TYPES: ReadonlySet<string> = new Set(['not-spam', 'auth-failure']);
+const NON_COMPLAINT_FEEDBACK_TYPES: ReadonlySet<string> = new Set(['not-spam', 'auth-failure']);
+
+/** Whether a complaint of this ARF feedback type (or none) is one, and so suppresses. */
+export function isComplaint(feedbackType: string | null | undefined): boolean {
+  return !NON_COMPLAINT_FEEDBACK_TYPES.has(feedbackType?.trim().toLowerCase() ?? '');
+}
 
 /** How a bounce's evidence becomes a classification: `classifyBounce` unless another is given. */
 export type BounceClassifier = (evidence: BounceEvidence) => BounceClassification;
@@ -32,10 +37,9 @@ export function decideEvent(
   classify: BounceClassifier = classifyBounce,
 ): EventDecision {
   if (event.type === 'complaint') {
-    const feedbackType = event.complaint?.feedback_type?.trim().toLowerCase() ?? '';
-    return NON_COMPLAINT_FEEDBACK_TYPES.has(feedbackType)
-      ? { action: 'record', origin: null, classification: null }
-      : { action: 'suppress', origin: 'complaint', classification: null };
+    return isComplaint(event.complaint?.feedback_type)
+      ? { action: 'suppress', origin: 'complaint', classification: null }
+      : { action: 'record', origin: null, classification: null };
   }
   const classification = classify(event.bounce ?? {});
   const action = actions[classification.category];
