@@ -34,7 +34,17 @@ export interface AuditRecord {
   outcome: string;
   email: string;
   source_id: string | null;
-  bounce: { type: string; sub_type: string; status: string | null; diagnostic: string | null } | null;
+  bounce: {
+    type: string;
+    sub_type: string;
+    status: string | null;
+    reply_code?: string | null;
+    diagnostic: string | null;
+    provider?: string | null;
+    remote_mta?: string | null;
+    /** What the classifier decided; null (or absent) on records written before it existed. */
+    classification?: BounceClassification | null;
+  } | null;
   complaint: { feedback_type: string | null } | null;
   provider_message_id: string | null;
   removed_by_key_id: string | null;
@@ -42,6 +52,47 @@ export interface AuditRecord {
   suppression_id: string | null;
   occurred_at: string | null;
   received_at: string;
+}
+
+export interface BounceClassification {
+  category: string;
+  reason: string;
+  rule: string;
+  version: string;
+}
+
+export const BOUNCE_CATEGORIES = [
+  'invalid_address',
+  'mailbox_unavailable',
+  'sender_blocked',
+  'delivery_failure',
+  'auto_reply',
+  'unknown',
+] as const;
+export type BounceCategory = (typeof BOUNCE_CATEGORIES)[number];
+
+export const BOUNCE_ACTIONS = ['suppress', 'count', 'record'] as const;
+export type BounceAction = (typeof BOUNCE_ACTIONS)[number];
+
+/** `GET /console/api/settings/suppressions`: the account's policy. */
+export interface SuppressionSettings {
+  object: 'suppression_settings';
+  bounce_actions: Record<BounceCategory, BounceAction>;
+  soft_bounce_threshold: number | null;
+  soft_bounce_window_days: number;
+  expire_after_days: Record<Origin, number | null>;
+}
+
+/** `GET /console/api/bounces/summary`: an account's bounces of a period, by category, reason and day. */
+export interface BounceSummary {
+  object: 'bounce_summary';
+  since: string;
+  until: string;
+  total: number;
+  by_category: Record<BounceCategory, number>;
+  by_reason: Record<string, number>;
+  sender_blocked_domains: { domain: string; count: number }[];
+  by_day: { date: string; counts: Record<BounceCategory, number> }[];
 }
 
 export interface ConsoleSession {
@@ -52,6 +103,8 @@ export interface ConsoleSession {
 }
 
 export const API = '/console/api/suppressions';
+export const SETTINGS_API = '/console/api/settings/suppressions';
+export const BOUNCES_API = '/console/api/bounces';
 
 let csrfToken: string | null = null;
 let onSessionEnded: (message: string) => void = () => undefined;

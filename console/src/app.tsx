@@ -3,9 +3,11 @@ import { ApiError, messageOf, request, useCsrfToken, whenSessionEnds, type Conso
 import { ErrorMessage, Loading } from './components/messages.js';
 import { PageHeading } from './components/page-heading.js';
 import { AddPage } from './pages/add-page.js';
+import { BouncesPage } from './pages/bounces-page.js';
 import { EntryPage } from './pages/entry-page.js';
 import { ImportPage } from './pages/import-page.js';
 import { ListPage } from './pages/list-page.js';
+import { SettingsPage } from './pages/settings-page.js';
 import { SignInPage } from './pages/sign-in-page.js';
 import { followLink, href, navigate, useLocation, type Location } from './router.js';
 
@@ -99,6 +101,8 @@ export function App() {
             <NavLink to="/" location={location} label="List" />
             <NavLink to="/add" location={location} label="Add" />
             <NavLink to="/import" location={location} label="Import" />
+            <NavLink to="/bounces" location={location} label="Bounces" />
+            <NavLink to="/settings" location={location} label="Settings" />
           </ul>
         </nav>
         <div class="account">
@@ -139,6 +143,10 @@ function Page({ location }: { location: Location }) {
       return <AddPage />;
     case '/import':
       return <ImportPage />;
+    case '/bounces':
+      return <BouncesPage query={location.query} />;
+    case '/settings':
+      return <SettingsPage />;
     default:
       return (
         <>

@@ -3,7 +3,7 @@ import type { Database } from '../../src/db/database.js';
 import { addSuppressions } from '../../src/db/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Origin } from '../../src/domain/suppression.js';
-import { parseSuppressionEvent, type SuppressionEventInput } from '../../src/events/event-schema.js';
+import { parseSuppressionEvent, type BounceType, type SuppressionEventInput } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
 import { bounceEvent } from '../support/test-events.js';
 
@@ -44,8 +44,10 @@ export function bounceWith(
     status: string;
     diagnostic: string;
     occurredAt: string;
-    type?: 'permanent' | 'transient';
+    type?: BounceType;
     sourceId?: string;
+    provider?: string;
+    remoteMta?: string;
   },
 ): SuppressionEventInput {
   const event = bounceEvent(accountId, email, bounce.type ?? 'permanent');
@@ -58,8 +60,48 @@ export function bounceWith(
       sub_type: 'general',
       status: bounce.status,
       diagnostic: bounce.diagnostic,
+      ...(bounce.provider === undefined ? {} : { provider: bounce.provider }),
+      ...(bounce.remoteMta === undefined ? {} : { remote_mta: bounce.remoteMta }),
     },
   };
+}
+
+export interface BounceAgo {
+  email: string;
+  status: string;
+  diagnostic: string;
+  type?: BounceType;
+  /** Received this many days (fractions too) before now. */
+  daysAgo: number;
+}
+
+/**
+ * Bounces recorded as the event worker records them (each classified by the service's rules),
+ * then moved back in time: the bounce summary counts records by when they were received.
+ */
+export async function recordBouncesAgo(db: Database, accountId: string, bounces: readonly BounceAgo[]): Promise<void> {
+  const now = Date.now();
+  const events = bounces.map((bounce) => {
+    const at = new Date(now - bounce.daysAgo * 24 * 3600_000).toISOString();
+    return { at, event: bounceWith(accountId, bounce.email, { ...bounce, occurredAt: at }) };
+  });
+  await recordEvents(db, ...events.map(({ event }) => event));
+  for (const { at, event } of events) {
+    await db.query({
+      text: 'UPDATE suppression_events SET received_at = $3 WHERE account_id = $1 AND event_id = $2',
+      values: [accountId, event.event_id, at],
+    });
+  }
+}
+
+/** Makes an address's bounces look as if they were recorded before bounces were classified. */
+export async function forgetClassification(db: Database, accountId: string, email: string): Promise<void> {
+  await db.query({
+    text: `UPDATE suppression_events SET bounce_category = NULL, bounce_reason = NULL, bounce_rule = NULL,
+             classifier_version = NULL
+           WHERE account_id = $1 AND email = $2 AND type = 'bounce'`,
+    values: [accountId, email],
+  });
 }
 
 /**

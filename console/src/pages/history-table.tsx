@@ -1,4 +1,5 @@
 import type { AuditRecord } from '../api.js';
+import { categoryLabel, reasonLabel } from '../bounces.js';
 import { formatTime } from '../format.js';
 
 const OUTCOMES: Record<string, string> = {
@@ -20,17 +21,52 @@ function bounceKind(bounce: NonNullable<AuditRecord['bounce']>): string {
   return bounce.sub_type ? `${type} (${bounce.sub_type})` : type;
 }
 
+/** What the classifier made of a bounce: its category, reason and deciding rule, and which rules those were. */
+function Classification({ bounce }: { bounce: NonNullable<AuditRecord['bounce']> }) {
+  const classification = bounce.classification;
+  if (!classification) {
+    return (
+      <span class="classification">
+        <span class="muted">Not classified</span> <small class="muted">(recorded before bounces were classified)</small>
+      </span>
+    );
+  }
+  return (
+    <span class="classification">
+      <span class={`category-tag category-${classification.category}`}>{categoryLabel(classification.category)}</span>{' '}
+      <span class="reason">{reasonLabel(classification.reason)}</span>
+      <span class="rule muted">
+        rule <code>{classification.rule}</code> · <small>classifier {classification.version}</small>
+      </span>
+    </span>
+  );
+}
+
 function Details({ record }: { record: AuditRecord }) {
   if (record.bounce) {
+    const { provider, remote_mta: remoteMta } = record.bounce;
     return (
       <>
         <span class="detail-kind">{bounceKind(record.bounce)}</span>
         {record.bounce.diagnostic && <span class="diagnostic">{record.bounce.diagnostic}</span>}
+        <Classification bounce={record.bounce} />
+        {(provider || remoteMta) && (
+          <small class="muted detail-origin">
+            {provider && <>Reported by {provider}</>}
+            {provider && remoteMta && ', '}
+            {remoteMta && (
+              <>
+                {provider ? 'from' : 'From'} <span class="mono">{remoteMta}</span>
+              </>
+            )}
+          </small>
+        )}
       </>
     );
   }
   if (record.complaint) return <>Feedback type: {record.complaint.feedback_type ?? 'not given'}</>;
   if (record.removal_reason === 'expired') return <>Expired under the account’s policy</>;
+  if (record.removal_reason === 'reclassified') return <>Lifted: reclassified bounces no longer suppress it</>;
   if (record.removed_by_key_id) {
     return (
       <>

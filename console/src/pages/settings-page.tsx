@@ -1,0 +1,350 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import {
+  BOUNCE_ACTIONS,
+  BOUNCE_CATEGORIES,
+  messageOf,
+  ORIGINS,
+  request,
+  SETTINGS_API,
+  type BounceAction,
+  type BounceCategory,
+  type Origin,
+  type SuppressionSettings,
+} from '../api.js';
+import { ErrorMessage, Loading, StatusMessage } from '../components/messages.js';
+import { PageHeading } from '../components/page-heading.js';
+import { ACTION_NAMES, ACTIONS, CATEGORIES } from '../bounces.js';
+import { originName } from '../format.js';
+import { href } from '../router.js';
+
+/** The form as typed: numbers stay text until they are sent, so that the API can say what is wrong with them. */
+interface Draft {
+  actions: Record<BounceCategory, BounceAction>;
+  threshold: string;
+  window: string;
+  expiry: Record<Origin, string>;
+}
+
+function draftOf(settings: SuppressionSettings): Draft {
+  const text = (value: number | null) => (value === null ? '' : String(value));
+  return {
+    actions: { ...settings.bounce_actions },
+    threshold: text(settings.soft_bounce_threshold),
+    window: text(settings.soft_bounce_window_days),
+    expiry: {
+      bounce: text(settings.expire_after_days.bounce),
+      complaint: text(settings.expire_after_days.complaint),
+      manual: text(settings.expire_after_days.manual),
+    },
+  };
+}
+
+/** Empty is null (off, never); a whole number is sent as one; anything else is sent as typed, for the API to refuse in words. */
+function valueOf(text: string): number | string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  return /^\d{1,9}$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+interface Change {
+  body: Record<string, unknown>;
+  /** What changed, in words, for the message after saving. */
+  described: string[];
+}
+
+/** The PATCH body: only what differs from the saved settings. */
+function changeOf(saved: SuppressionSettings, draft: Draft): Change {
+  const body: Record<string, unknown> = {};
+  const described: string[] = [];
+  const actions: Partial<Record<BounceCategory, BounceAction>> = {};
+  for (const category of BOUNCE_CATEGORIES) {
+    if (draft.actions[category] !== saved.bounce_actions[category]) {
+      actions[category] = draft.actions[category];
+      described.push(`${CATEGORIES[category].label}: ${ACTION_NAMES[draft.actions[category]]}`);
+    }
+  }
+  if (Object.keys(actions).length > 0) body['bounce_actions'] = actions;
+  const threshold = valueOf(draft.threshold);
+  if (threshold !== saved.soft_bounce_threshold) {
+    body['soft_bounce_threshold'] = threshold;
+    described.push(`soft-bounce threshold: ${threshold === null ? 'off' : threshold}`);
+  }
+  const window = valueOf(draft.window);
+  if (window !== saved.soft_bounce_window_days) {
+    body['soft_bounce_window_days'] = window;
+    described.push(`window: ${window ?? 'none'} days`);
+  }
+  const expiry: Partial<Record<Origin, number | string | null>> = {};
+  for (const origin of ORIGINS) {
+    const days = valueOf(draft.expiry[origin]);
+    if (days !== saved.expire_after_days[origin]) {
+      expiry[origin] = days;
+      described.push(
+        `${originName(origin).toLowerCase()} entries expire: ${days === null ? 'never' : `after ${days} days`}`,
+      );
+    }
+  }
+  if (Object.keys(expiry).length > 0) body['expire_after_days'] = expiry;
+  return { body, described };
+}
+
+/** The field an API message names (`soft_bounce_threshold must be…`), to mark and focus it. */
+function fieldNamedIn(message: string): string | null {
+  const fields: [RegExp, string][] = [
+    [/soft_bounce_threshold/, 'threshold'],
+    [/soft_bounce_window_days/, 'window'],
+    ...ORIGINS.map((origin): [RegExp, string] => [new RegExp(`expire_after_days\\.${origin}`), `expire-${origin}`]),
+    ...BOUNCE_CATEGORIES.map((category): [RegExp, string] => [
+      new RegExp(`bounce_actions\\.${category}`),
+      `action-${category}`,
+    ]),
+  ];
+  return fields.find(([pattern]) => pattern.test(message))?.[1] ?? null;
+}
+
+function sentence(parts: readonly string[]): string {
+  const text = parts.join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A number of the form, typed as text (inputmode numeric), with its hint, and marked when the API refused it. */
+function NumberField(props: {
+  id: string;
+  label: string;
+  hint: string;
+  value: string;
+  invalid: boolean;
+  onInput: (value: string) => void;
+}) {
+  return (
+    <div class="field setting">
+      <label for={props.id}>{props.label}</label>
+      <p class="hint" id={`${props.id}-hint`}>
+        {props.hint}
+      </p>
+      <input
+        id={props.id}
+        type="text"
+        inputMode="numeric"
+        autoComplete="off"
+        class="input-number"
+        aria-describedby={`${props.id}-hint`}
+        aria-invalid={props.invalid ? true : undefined}
+        value={props.value}
+        onInput={(event) => props.onInput(event.currentTarget.value)}
+      />
+    </div>
+  );
+}
+
+/** The account's suppression policy: what each kind of bounce does, the soft-bounce threshold, and expiry. */
+export function SettingsPage() {
+  const [saved, setSaved] = useState<SuppressionSettings | null>(null);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const [reloads, setReloads] = useState(0);
+  const form = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    let current = true;
+    setLoading(true);
+    setLoadError(null);
+    request<SuppressionSettings>('GET', SETTINGS_API).then(
+      (settings) => {
+        if (!current) return;
+        setSaved(settings);
+        setDraft(draftOf(settings));
+        setLoading(false);
+      },
+      (failure: unknown) => {
+        if (!current) return;
+        setLoadError(`The settings could not be read: ${messageOf(failure)}`);
+        setLoading(false);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [reloads]);
+
+  function edit(next: Partial<Draft>): void {
+    setDraft((previous) => previous && { ...previous, ...next });
+    setStatus(null);
+  }
+
+  async function save(event: Event): Promise<void> {
+    event.preventDefault();
+    if (!saved || !draft) return;
+    setStatus(null);
+    setError(null);
+    setInvalid(null);
+    const change = changeOf(saved, draft);
+    if (change.described.length === 0) {
+      setStatus('Nothing to save: no setting was changed.');
+      return;
+    }
+    setSaving(true);
+    try {
+      const settings = await request<SuppressionSettings>('PATCH', SETTINGS_API, change.body);
+      setSaved(settings);
+      setDraft(draftOf(settings));
+      setStatus(`Saved. ${sentence(change.described)}.`);
+    } catch (failure) {
+      const message = messageOf(failure);
+      setError(`The settings were not saved: ${message}`);
+      const field = fieldNamedIn(message);
+      setInvalid(field);
+      if (field) form.current?.querySelector<HTMLElement>(`#${field}`)?.focus();
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const changed = saved !== null && draft !== null && changeOf(saved, draft).described.length > 0;
+  return (
+    <>
+      <PageHeading title="Settings" />
+      <p class="intro">
+        What bounces do to the list, and how long entries stay on it. Changes apply to the bounces received from now on;
+        see <a href={href('/bounces')}>Bounces</a> for what arrived lately.
+      </p>
+      <ErrorMessage message={loadError} />
+      {loadError && (
+        <button type="button" class="button" onClick={() => setReloads((count) => count + 1)}>
+          Try again
+        </button>
+      )}
+      <div aria-busy={loading}>
+        {loading && <Loading />}
+        {draft && (
+          <form ref={form} class="settings" onSubmit={(event) => void save(event)} aria-busy={saving} noValidate>
+            <fieldset class="card">
+              <legend>Bounce actions</legend>
+              <p class="hint">
+                Every bounce is classified by what the receiving server said. Choose what a bounce of each category
+                does: <strong>suppress</strong> adds the address to the list at once, <strong>count</strong> counts it
+                toward the soft-bounce threshold below, <strong>record only</strong> keeps it in the address’s history
+                and nothing else.
+              </p>
+              <div class="actions-list">
+                {BOUNCE_CATEGORIES.map((category) => {
+                  const { label, meaning, defaultAction } = CATEGORIES[category];
+                  const id = `action-${category}`;
+                  return (
+                    <div class="action-row" key={category}>
+                      <div>
+                        <label for={id}>
+                          <span class={`swatch category-fill-${category}`} aria-hidden="true" />
+                          {label}
+                        </label>
+                        <p class="hint" id={`${id}-hint`}>
+                          {meaning} Default: {ACTION_NAMES[defaultAction]}.
+                        </p>
+                      </div>
+                      <select
+                        id={id}
+                        aria-describedby={`${id}-hint`}
+                        aria-invalid={invalid === id ? true : undefined}
+                        value={draft.actions[category]}
+                        onChange={(event) =>
+                          edit({
+                            actions: { ...draft.actions, [category]: event.currentTarget.value as BounceAction },
+                          })
+                        }
+                      >
+                        {BOUNCE_ACTIONS.map((action) => (
+                          <option key={action} value={action}>
+                            {ACTIONS[action]}
+                            {action === defaultAction ? ' (default)' : ''}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                  );
+                })}
+              </div>
+            </fieldset>
+
+            <fieldset class="card">
+              <legend>Soft-bounce threshold</legend>
+              <p class="hint">
+                An address whose bounces set to <strong>count</strong> reach the threshold within the window is added to
+                the list.
+              </p>
+              {draft.threshold.trim() === '' &&
+                BOUNCE_CATEGORIES.some((category) => draft.actions[category] === 'count') && (
+                  <p class="notice notice-small">
+                    The threshold is off, so bounces set to <strong>count</strong> are only recorded for now.
+                  </p>
+                )}
+              <div class="settings-grid">
+                <NumberField
+                  id="threshold"
+                  label="Bounces that suppress an address"
+                  hint="2 to 100. Empty: off, and counted bounces are only recorded."
+                  value={draft.threshold}
+                  invalid={invalid === 'threshold'}
+                  onInput={(threshold) => edit({ threshold })}
+                />
+                <NumberField
+                  id="window"
+                  label="Window, in days"
+                  hint="1 to 365: how far back bounces are counted."
+                  value={draft.window}
+                  invalid={invalid === 'window'}
+                  onInput={(window) => edit({ window })}
+                />
+              </div>
+            </fieldset>
+
+            <fieldset class="card">
+              <legend>Expiry</legend>
+              <p class="hint">
+                Days after it was added that an entry leaves the list on its own, by origin: 1 to 3650. Empty: never.
+              </p>
+              <div class="settings-grid">
+                {ORIGINS.map((origin) => (
+                  <NumberField
+                    key={origin}
+                    id={`expire-${origin}`}
+                    label={`${originName(origin)} entries`}
+                    hint={origin === 'manual' ? 'Added by hand or imported.' : `Added by a ${origin}.`}
+                    value={draft.expiry[origin]}
+                    invalid={invalid === `expire-${origin}`}
+                    onInput={(days) => edit({ expiry: { ...draft.expiry, [origin]: days } })}
+                  />
+                ))}
+              </div>
+            </fieldset>
+
+            <StatusMessage message={status} />
+            <ErrorMessage message={error} />
+            <div class="toolbar">
+              <button type="submit" class="button button-primary" disabled={saving}>
+                {saving ? 'Saving…' : 'Save'}
+              </button>
+              <button
+                type="button"
+                class="button"
+                disabled={!changed || saving}
+                onClick={() => {
+                  if (saved) setDraft(draftOf(saved));
+                  setError(null);
+                  setInvalid(null);
+                  setStatus(null);
+                }}
+              >
+                Undo changes
+              </button>
+            </div>
+          </form>
+        )}
+      </div>
+    </>
+  );
+}
