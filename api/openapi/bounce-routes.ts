@@ -76,7 +76,9 @@ export const summarySchema = z
     }),
     by_day: z
       .array(z.object({ date: z.iso.date(), counts: byCategory('Bounces of the UTC day by category.') }).strict())
-      .meta({ description: 'One entry per UTC day of the period, days without bounces included.' }),
+      .meta({
+        description: 'One entry per UTC day that holds an instant of the period, days without bounces included.',
+      }),
   })
   .strict()
   .meta({ id: 'BounceSummary' });
@@ -186,7 +188,7 @@ export const bounceRoutes: RouteConfig[] = [
     operationId: 'getBounceSummary',
     tags,
     summary: 'The account’s bounces of a period, by category',
-    description: `Counts the bounces recorded from \`since\` (default: 24 hours ago) to \`until\` (default: now), at most ${SUMMARY_MAX_DAYS} days, by category, reason and day, with the recipient domains that refuse the sender most. A jump of \`sender_blocked\` is a sending incident (a block list, authentication, a rate limit), not bad addresses.`,
+    description: `Counts the bounces recorded from \`since\` (default: 24 hours before \`until\`) up to \`until\` (default: now; excluded), at most ${SUMMARY_MAX_DAYS} days, by category, reason and day, with the recipient domains that refuse the sender most. A jump of \`sender_blocked\` is a sending incident (a block list, authentication, a rate limit), not bad addresses.`,
     security: BEARER_SECURITY,
     request: { query: summaryQuerySchema },
     responses: {
@@ -245,7 +247,7 @@ export const bounceRoutes: RouteConfig[] = [
     tags,
     summary: 'Lift the bounce entries no recorded evidence supports any more',
     description:
-      'Runs the current classifier and the account’s current settings over its stored bounce and complaint records, and lifts every entry of origin `bounce` that none of them supports any more, each with a removal record (`removal_reason: "reclassified"`) and a `suppression.removed` change. Entries of origin `complaint` or `manual`, and bounce entries with no record at all (imported, added by hand), are never touched. `dry_run` (the default) only counts. The run happens in the workers; follow it at `GET /bounces/reclassifications/{id}`.',
+      'Runs the current classifier and the account’s current settings over its stored bounce and complaint records, and lifts every entry of origin `bounce` that none of them supports any more, each with a removal record (`removal_reason: "reclassified"`) and a `suppression.removed` change. Entries of origin `complaint` or `manual`, and bounce entries with no record at all (imported, added by hand), are never touched. A bounce or complaint recorded while the run works keeps its entry: a batch whose entries get new evidence before it commits is rolled back and judged again. `dry_run` defaults to `true`: it only counts what a run would lift. The run happens in the workers; follow it at `GET /bounces/reclassifications/{id}`.',
     security: BEARER_SECURITY,
     request: {
       body: {

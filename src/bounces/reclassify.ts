@@ -7,12 +7,15 @@ import {
   bounceEntriesAfter,
   countBounceEntries,
   databaseNow,
+  deleteEntries,
+  eventWritersInFlight,
   evidenceOf,
   finishReclassification,
-  liftEntries,
   reclassificationById,
   startReclassification,
+  writersState,
   type EvidenceRecord,
+  type Reclassification,
   type ReclassificationProgress,
 } from '../db/reclassification-repository.js';
 import type { BounceActions, BounceCategory } from './categories.js';
@@ -20,6 +23,15 @@ import { classifyBounce } from './classify-bounce.js';
 
 /** Entries read, judged and lifted together: one statement's locks and outbox rows stay small. */
 export const RECLASSIFY_BATCH = 500;
+/** How long a batch's lift waits for the writers of events in flight before it gives way. */
+export const WRITERS_WAIT_MS = 10_000;
+/** Times a batch is read and judged again after giving way, before the run fails. */
+export const BATCH_ATTEMPTS = 5;
+
+/** A lift that must not commit: evidence may have arrived. The batch is read and judged again. */
+class GiveWay extends Error {}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Judged {
   /** Whether any evidence, judged now, supports the entry. */
@@ -78,10 +90,13 @@ export async function runReclassification(db: Database, id: string, signal?: Abo
   const run = await reclassificationById(db, id);
   if (!run || run.status === 'completed' || run.status === 'failed') return;
   const settings = await getSettings(db, run.account_id);
-  const rule =
-    settings.soft_bounce_threshold === null
-      ? null
-      : { threshold: settings.soft_bounce_threshold, windowDays: settings.soft_bounce_window_days };
+  const policy: Policy = {
+    actions: settings.bounce_actions,
+    rule:
+      settings.soft_bounce_threshold === null
+        ? null
+        : { threshold: settings.soft_bounce_threshold, windowDays: settings.soft_bounce_window_days },
+  };
   await startReclassification(db, id, await countBounceEntries(db, run.account_id));
 
   let after: string | null = null;
@@ -90,40 +105,131 @@ export async function runReclassification(db: Database, id: string, signal?: Abo
     const entries = await bounceEntriesAfter(db, run.account_id, after, RECLASSIFY_BATCH);
     if (entries.length === 0) break;
     after = (entries.at(-1) as { id: string }).id;
-    const readAt = await databaseNow(db);
-    const records = await evidenceOf(
-      db,
-      run.account_id,
-      entries.map((entry) => entry.email),
-    );
-    const byEmail = new Map<string, EvidenceRecord[]>();
-    for (const record of records) byEmail.set(record.email, [...(byEmail.get(record.email) ?? []), record]);
+    await addReclassificationProgress(db, id, await reclassifyBatch(db, run, entries, policy, signal));
+  }
+  await finishReclassification(db, id);
+}
 
+interface Policy {
+  actions: BounceActions;
+  rule: SoftBounceRule | null;
+}
+
+function byEmail(records: readonly EvidenceRecord[]): Map<string, EvidenceRecord[]> {
+  const grouped = new Map<string, EvidenceRecord[]>();
+  for (const record of records) {
+    const list = grouped.get(record.email);
+    if (list) list.push(record);
+    else grouped.set(record.email, [record]);
+  }
+  return grouped;
+}
+
+/**
+ * Reads and judges one batch of entries and, in a real run, lifts those without support. A lift
+ * that gives way (evidence may have arrived while it ran) is rolled back and the batch read again.
+ */
+async function reclassifyBatch(
+  db: Database,
+  run: Reclassification,
+  entries: readonly { id: string; email: string }[],
+  policy: Policy,
+  signal: AbortSignal | undefined,
+): Promise<ReclassificationProgress> {
+  for (let attempt = 1; ; attempt += 1) {
+    // Taken before the records are read: anything recorded after it, the run has not judged.
+    const readAt = await databaseNow(db);
+    const evidence = byEmail(
+      await evidenceOf(
+        db,
+        run.account_id,
+        entries.map((entry) => entry.email),
+      ),
+    );
     const progress: ReclassificationProgress = {
       entriesExamined: entries.length,
       entriesWithoutEvidence: 0,
-      recordsExamined: records.length,
+      recordsExamined: 0,
       lifted: 0,
       liftedByCategory: {},
       recordsByCategory: {},
     };
     const unsupported = new Map<string, BounceCategory | null>();
     for (const entry of entries) {
-      const evidence = byEmail.get(entry.email) ?? [];
-      if (!evidence.some((record) => record.type === 'bounce')) {
-        if (evidence.length === 0) progress.entriesWithoutEvidence += 1;
+      const records = evidence.get(entry.email) ?? [];
+      progress.recordsExamined += records.length;
+      if (!records.some((record) => record.type === 'bounce')) {
+        if (records.length === 0) progress.entriesWithoutEvidence += 1;
         continue;
       }
-      const judged = judge(evidence, settings.bounce_actions, rule);
+      const judged = judge(records, policy.actions, policy.rule);
       for (const category of judged.categories) bump(progress.recordsByCategory, category);
       if (!judged.supported) unsupported.set(entry.id, judged.latestCategory);
     }
-    const lifted = run.dry_run
-      ? [...unsupported.keys()]
-      : await liftEntries(db, run.account_id, id, [...unsupported.keys()], readAt);
+    let lifted: string[];
+    try {
+      lifted =
+        run.dry_run || unsupported.size === 0
+          ? [...unsupported.keys()]
+          : await lift(db, run, [...unsupported.keys()], readAt, policy, signal);
+    } catch (error) {
+      if (!(error instanceof GiveWay)) throw error;
+      if (attempt >= BATCH_ATTEMPTS) {
+        throw new Error(`a batch of entries kept receiving events while it was lifted (${error.message})`, {
+          cause: error,
+        });
+      }
+      await sleep(50 * 2 ** attempt);
+      continue;
+    }
     for (const entryId of lifted) bump(progress.liftedByCategory, unsupported.get(entryId) ?? 'unknown');
     progress.lifted = lifted.length;
-    await addReclassificationProgress(db, id, progress);
+    return progress;
   }
-  await finishReclassification(db, id);
+}
+
+/**
+ * Lifts the entries in one transaction, and commits only if no evidence arrived meanwhile. The
+ * delete passes over entries with a record newer than `readAt`. A writer of events that was in
+ * flight when the delete ran may hold a record the run could not see (or have found the entry
+ * still there and counted on it): the lift waits for each such writer to end, reads the lifted
+ * addresses' records again, and gives way if any entry is supported now. A writer that reaches a
+ * deleted entry while the lift is open waits for it; the lift gives way to it, so that writer
+ * finds the entry and the batch is judged again with its record.
+ */
+async function lift(
+  db: Database,
+  run: Reclassification,
+  ids: readonly string[],
+  readAt: Date,
+  policy: Policy,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  return db.withTransaction(async (client) => {
+    const deleted = await deleteEntries(client, run.account_id, run.id, ids, readAt);
+    if (deleted.length === 0) return [];
+    const writers = await eventWritersInFlight(client);
+    const deadline = Date.now() + WRITERS_WAIT_MS;
+    for (let pause = 2; writers.length > 0; pause = Math.min(pause * 2, 50)) {
+      const state = await writersState(client, writers);
+      if (state.blocking) throw new GiveWay('a writer of events waits for an entry the batch lifts');
+      if (!state.writing) break;
+      if (signal?.aborted) throw new Error('the run was stopped before it ended');
+      if (Date.now() > deadline) throw new GiveWay('writers of events in flight did not end in time');
+      await sleep(pause);
+    }
+    const evidence = byEmail(
+      await evidenceOf(
+        client,
+        run.account_id,
+        deleted.map((entry) => entry.email),
+        run.id,
+      ),
+    );
+    const resupported = deleted.filter(
+      (entry) => judge(evidence.get(entry.email) ?? [], policy.actions, policy.rule).supported,
+    );
+    if (resupported.length > 0) throw new GiveWay('evidence arrived for an entry the batch lifts');
+    return deleted.map((entry) => entry.id);
+  });
 }

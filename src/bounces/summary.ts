@@ -19,12 +19,12 @@ function add(counts: Counts, category: string, count: number): void {
   counts[known] += count;
 }
 
-/** The UTC days from `since`'s to `until`'s, inclusive, as `YYYY-MM-DD`. */
+/** The UTC days that hold an instant of [since, until), as `YYYY-MM-DD`. */
 function daysBetween(since: Date, until: Date): string[] {
   const days: string[] = [];
   for (
     let day = Date.UTC(since.getUTCFullYear(), since.getUTCMonth(), since.getUTCDate());
-    day <= until.getTime();
+    day < until.getTime();
     day += DAY_MS
   ) {
     days.push(new Date(day).toISOString().slice(0, 10));

@@ -169,12 +169,14 @@ export interface EvidenceRecord {
 
 /**
  * The bounces and complaints recorded for these addresses since each one's last removal (what
- * happened before a removal is not the present entry's evidence), oldest first.
+ * happened before a removal is not the present entry's evidence), oldest first. The removals of
+ * `exceptRemovalsOfRun` are passed over: a run re-reading, before it commits, what it lifts.
  */
 export async function evidenceOf(
   db: Queryable,
   accountId: string,
   emails: readonly string[],
+  exceptRemovalsOfRun: string | null = null,
 ): Promise<EvidenceRecord[]> {
   const { rows } = await db.query<EvidenceRecord>({
     text: `SELECT e.email, e.type, e.bounce_type, e.bounce_sub_type, e.bounce_status, e.bounce_reply_code,
@@ -184,29 +186,31 @@ export async function evidenceOf(
            WHERE e.type IN ('bounce', 'complaint')
              AND e.received_at > COALESCE(
                (SELECT max(r.received_at) FROM suppression_events r
-                WHERE r.account_id = $1 AND r.email = wanted.email AND r.type = 'removal'),
+                WHERE r.account_id = $1 AND r.email = wanted.email AND r.type = 'removal'
+                  AND ($3::text IS NULL OR NOT starts_with(r.event_id, 'reclassified-' || $3 || '-'))),
                '-infinity')
            ORDER BY e.email, e.occurred_at NULLS FIRST, e.received_at`,
-    values: [accountId, emails],
+    values: [accountId, emails, exceptRemovalsOfRun],
   });
   return rows;
 }
 
 /**
- * Lifts these entries, each with its removal record (reason `reclassified`), unless a bounce or
- * complaint of the address was recorded after `readAt`: evidence that arrived while the run read
- * the address's records is looked at by the next run, never lifted over. The delete fires the
- * outbox trigger, which announces `suppression.removed`. Returns the ids lifted.
+ * Deletes these entries, each with its removal record (reason `reclassified`) written by the same
+ * statement, unless a bounce or complaint of the address was recorded after `readAt` (evidence the
+ * run has not read). The delete fires the outbox trigger, which announces `suppression.removed`.
+ * Meant for a transaction that checks, before it commits, that no writer still in flight brings
+ * new evidence (see `eventWritersInFlight`). Returns the entries deleted.
  */
-export async function liftEntries(
+export async function deleteEntries(
   db: Queryable,
   accountId: string,
   runId: string,
   ids: readonly string[],
   readAt: Date,
-): Promise<string[]> {
+): Promise<{ id: string; email: string }[]> {
   if (ids.length === 0) return [];
-  const { rows } = await db.query<{ id: string }>({
+  const { rows } = await db.query<{ id: string; email: string }>({
     text: `WITH lifted AS (
              DELETE FROM suppressions s
              WHERE s.account_id = $1 AND s.id = ANY($3::uuid[]) AND s.origin = 'bounce'
@@ -221,10 +225,47 @@ export async function liftEntries(
              SELECT account_id, 'reclassified-' || $2 || '-' || id, 'removal', email, id, 'removed', 'reclassified', now()
              FROM lifted
            )
-           SELECT id FROM lifted`,
+           SELECT id, email FROM lifted`,
     values: [accountId, runId, ids, readAt],
   });
-  return rows.map((row) => row.id);
+  return rows;
+}
+
+// The transactions of this database, other than the caller's, that have written to
+// suppression_events and not ended: each holds the table's RowExclusiveLock until it does.
+// (Databases copied from one template share their tables' oids: the database is named too.)
+const WRITERS = `
+  SELECT l.virtualtransaction FROM pg_locks l
+  WHERE l.locktype = 'relation' AND l.granted AND l.mode = 'RowExclusiveLock'
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    AND l.relation = 'suppression_events'::regclass`;
+
+/**
+ * The transactions writing to `suppression_events` now, other than the caller's: a bounce or
+ * complaint among their rows is not visible until they commit. Their ids, for `writersState`.
+ */
+export async function eventWritersInFlight(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ virtualtransaction: string }>({
+    text: `SELECT DISTINCT w.virtualtransaction FROM (${WRITERS} AND l.pid <> pg_backend_pid()) AS w`,
+  });
+  return rows.map((row) => row.virtualtransaction);
+}
+
+/**
+ * Whether any of these writers is still in flight, and whether any session waits for a lock the
+ * caller holds (a writer that needs an entry the caller deleted and has not committed).
+ */
+export async function writersState(
+  db: Queryable,
+  writers: readonly string[],
+): Promise<{ writing: boolean; blocking: boolean }> {
+  const { rows } = await db.query<{ writing: boolean; blocking: boolean }>({
+    text: `SELECT EXISTS (${WRITERS} AND l.virtualtransaction = ANY($1::text[])) AS writing,
+                  EXISTS (SELECT 1 FROM pg_stat_activity a
+                          WHERE a.wait_event_type = 'Lock' AND pg_backend_pid() = ANY(pg_blocking_pids(a.pid))) AS blocking`,
+    values: [writers],
+  });
+  return rows[0] as { writing: boolean; blocking: boolean };
 }
 
 /** The public shape of a run, as `POST` and `GET /bounces/reclassifications` answer it. */
