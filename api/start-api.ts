@@ -1,14 +1,14 @@
 import { Queue } from 'bullmq';
 import { createBatchProducer } from '../src/batches/batch-producer.js';
 import { createReclassificationQueue } from '../src/bounces/reclassification-queue.js';
-import { hasUsableApiKey } from '../src/db/api-key-repository.js';
+import { hasUsableApiKey } from '../src/accounts/api-key-repository.js';
 import { createEventProducer } from '../src/events/event-producer.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE, MAINTENANCE_QUEUE } from '../src/queues.js';
 import { createRedis, redisEndpoint } from '../src/redis.js';
 import { createDeliveryQueue, queueDeliveries } from '../src/webhooks/delivery-queue.js';
 import type { Runtime } from '../src/runtime.js';
 import { createApp } from './app.js';
-import { builtConsoleDir } from './console-dir.js';
+import { builtConsoleDir } from './console/console-dir.js';
 import { listen, type RunningServer } from './server.js';
 
 /** Serves the HTTP API of a runtime on the configured host and port. */

@@ -15,10 +15,10 @@
  */
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { issueApiKey } from '../src/db/api-key-repository.js';
-import { ensureAccount } from '../src/db/account-repository.js';
+import { issueApiKey } from '../src/accounts/api-key-repository.js';
+import { ensureAccount } from '../src/accounts/account-repository.js';
 import { createDatabase } from '../src/db/database.js';
-import { createFeed } from '../src/db/feed-repository.js';
+import { createFeed } from '../src/feeds/feed-repository.js';
 import { migrate } from '../src/db/migrate.js';
 import { normalizeEmail } from '../src/domain/email.js';
 import { createEventProducer } from '../src/events/event-producer.js';

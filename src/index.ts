@@ -1,5 +1,5 @@
 export { normalizeEmail, emailProblem, MAX_EMAIL_LENGTH } from './domain/email.js';
-export { ORIGINS, type Origin, type SuppressionResource } from './domain/suppression.js';
+export { ORIGINS, type Origin, type SuppressionResource } from './suppressions/suppression.js';
 export { createEventProducer, type EventProducer, type EventProducerOptions } from './events/event-producer.js';
 export {
   suppressionEventSchema,

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Queryable } from './db/database.js';
-import { oldestUndeliveredChangeAge } from './db/webhook-delivery-repository.js';
+import { oldestUndeliveredChangeAge } from './webhooks/delivery-repository.js';
 
 /** The job states reported as queue depth. */
 export const QUEUE_STATES = [

@@ -1,8 +1,8 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import { accountExists } from '../src/db/account-repository.js';
+import { accountExists } from '../src/accounts/account-repository.js';
 import type { Database } from '../src/db/database.js';
-import { recordImportJobOutcome } from '../src/db/import-repository.js';
-import { addSuppressions, removeSuppressions } from '../src/db/suppression-repository.js';
+import { recordImportJobOutcome } from '../src/imports/import-repository.js';
+import { addSuppressions, removeSuppressions } from '../src/suppressions/suppression-repository.js';
 import {
   InvalidBatchError,
   parseAddBatch,

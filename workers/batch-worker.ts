@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { BatchResult } from '../src/batches/batch-schema.js';
 import type { Database } from '../src/db/database.js';
-import { recordImportJobOutcome } from '../src/db/import-repository.js';
+import { recordImportJobOutcome } from '../src/imports/import-repository.js';
 import type { Logger } from '../src/logger.js';
 import { BATCH_OUTCOMES, type Metrics } from '../src/metrics.js';
 import { BATCHES_QUEUE, KEEP_BATCH_RESULTS, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';

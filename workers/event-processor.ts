@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Database } from '../src/db/database.js';
-import type { EventOutcome, RecordedEvent } from '../src/db/event-repository.js';
+import type { EventOutcome, RecordedEvent } from '../src/events/event-repository.js';
 import type { BounceClassifier } from '../src/events/classify.js';
 import { InvalidEventError, parseSuppressionEvent, type SuppressionEvent } from '../src/events/event-schema.js';
 import { recordEventBatch } from '../src/events/record-event-batch.js';

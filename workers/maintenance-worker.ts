@@ -2,8 +2,8 @@ import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { RECLASSIFY_JOB } from '../src/bounces/reclassification-queue.js';
 import { runReclassification } from '../src/bounces/reclassify.js';
 import type { Database } from '../src/db/database.js';
-import { finishReclassification } from '../src/db/reclassification-repository.js';
-import { deleteImportsBefore } from '../src/db/import-repository.js';
+import { finishReclassification } from '../src/bounces/reclassification-repository.js';
+import { deleteImportsBefore } from '../src/imports/import-repository.js';
 import { IMPORT_RETENTION_MS } from '../src/imports/import-status.js';
 import type { Logger } from '../src/logger.js';
 import {

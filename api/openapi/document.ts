@@ -9,7 +9,7 @@ import {
   listQuerySchema,
   MAX_BATCH_ITEMS,
   MAX_CHECK_ITEMS,
-} from '../schemas.js';
+} from '../suppressions/schemas.js';
 import {
   exampleFeedBodies,
   exampleHistory,
@@ -35,11 +35,11 @@ import {
   suppressionRefSchema,
   suppressionSchema,
 } from './schemas.js';
-import { consoleRoutes } from './console-routes.js';
-import { importRoutes } from './import-routes.js';
-import { settingsRoutes } from './settings-routes.js';
-import { bounceRoutes } from './bounce-routes.js';
-import { webhookRoutes } from './webhook-routes.js';
+import { consoleRoutes } from '../console/openapi.js';
+import { importRoutes } from '../suppressions/import-openapi.js';
+import { settingsRoutes } from '../settings/openapi.js';
+import { bounceRoutes } from '../bounces/openapi.js';
+import { webhookRoutes } from '../webhooks/openapi.js';
 
 /** Every operation of the API. The request schemas are the ones the routes validate with. */
 export const routes: RouteConfig[] = [

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BOUNCE_CATEGORIES, BOUNCE_REASONS, type BounceReason } from '../../src/bounces/categories.js';
-import { ORIGINS } from '../../src/domain/suppression.js';
+import { ORIGINS } from '../../src/suppressions/suppression.js';
 
 /**
  * Response shapes, described in zod so that the document is generated from them and the tests can

@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../../src/config.js';
-import { issueApiKey } from '../../src/db/api-key-repository.js';
+import { issueApiKey } from '../../src/accounts/api-key-repository.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import type { Logger } from '../../src/logger.js';
 import { createAccounts, createBenchDatabase } from './bench-database.js';

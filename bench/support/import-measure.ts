@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../src/config.js';
-import { ensureAccount } from '../../src/db/account-repository.js';
+import { ensureAccount } from '../../src/accounts/account-repository.js';
 import { createDatabase } from '../../src/db/database.js';
 import type { Logger } from '../../src/logger.js';
 import { createRedis } from '../../src/redis.js';

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
-import { findAccount } from '../../src/db/account-repository.js';
-import { streamSuppressions } from '../../src/db/suppression-export.js';
-import { ORIGINS, type Origin } from '../../src/domain/suppression.js';
+import { findAccount } from '../../src/accounts/account-repository.js';
+import { streamSuppressions } from '../../src/export/suppression-export.js';
+import { ORIGINS, type Origin } from '../../src/suppressions/suppression.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../src/export/export-formats.js';
 import { writeExport } from '../../src/export/write-export.js';
 import { withRuntime } from '../with-runtime.js';

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
-import { ensureAccount, findAccount, type Account } from '../../src/db/account-repository.js';
+import { ensureAccount, findAccount, type Account } from '../../src/accounts/account-repository.js';
 import type { Queryable } from '../../src/db/database.js';
-import { createFeed, listFeeds, removeFeed } from '../../src/db/feed-repository.js';
+import { createFeed, listFeeds, removeFeed } from '../../src/feeds/feed-repository.js';
 import { isUuid } from '../../src/domain/ids.js';
 import { feedPath, newFeedId, type Feed } from '../../src/feeds/feed.js';
 import { PROVIDERS, type Provider } from '../../src/feeds/feed-mapping.js';

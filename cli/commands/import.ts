@@ -1,8 +1,8 @@
 import { Command, Option } from 'commander';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Account } from '../../src/db/account-repository.js';
+import type { Account } from '../../src/accounts/account-repository.js';
 import { createDatabase } from '../../src/db/database.js';
-import { ORIGINS, type Origin } from '../../src/domain/suppression.js';
+import { ORIGINS, type Origin } from '../../src/suppressions/suppression.js';
 import { createLogger } from '../../src/logger.js';
 import { redisEndpoint } from '../../src/redis.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../../src/queues.js';

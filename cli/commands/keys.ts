@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
-import { findAccount } from '../../src/db/account-repository.js';
-import { issueApiKey, listApiKeys, revokeApiKey } from '../../src/db/api-key-repository.js';
-import { PERMISSIONS, type Permission } from '../../src/domain/api-key-token.js';
+import { findAccount } from '../../src/accounts/account-repository.js';
+import { issueApiKey, listApiKeys, revokeApiKey } from '../../src/accounts/api-key-repository.js';
+import { PERMISSIONS, type Permission } from '../../src/accounts/api-key-token.js';
 import { isUuid } from '../../src/domain/ids.js';
 import { withRuntime } from '../with-runtime.js';
 

@@ -9,7 +9,7 @@ import {
   finishReclassification,
   toReclassificationResource,
   type Reclassification,
-} from '../../src/db/reclassification-repository.js';
+} from '../../src/bounces/reclassification-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import { redisEndpoint } from '../../src/redis.js';
 import { findListAccount } from '../lists/list-account.js';

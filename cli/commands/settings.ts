@@ -1,11 +1,11 @@
 import { Command } from 'commander';
 import { BOUNCE_CATEGORIES } from '../../src/bounces/categories.js';
-import type { Account } from '../../src/db/account-repository.js';
-import { getSettings, updateSettings } from '../../src/db/settings-repository.js';
-import { ORIGINS, type Origin } from '../../src/domain/suppression.js';
+import type { Account } from '../../src/accounts/account-repository.js';
+import { getSettings, updateSettings } from '../../src/policy/settings-repository.js';
+import { ORIGINS, type Origin } from '../../src/suppressions/suppression.js';
 import type { SettingsChange, SuppressionSettings } from '../../src/policy/settings.js';
-import { updateSettingsBodySchema } from '../../api/settings-schemas.js';
-import { parseInput } from '../../api/validation.js';
+import { updateSettingsBodySchema } from '../../api/settings/schemas.js';
+import { parseInput } from '../../api/http/validation.js';
 import { findListAccount } from '../lists/list-account.js';
 import { withRuntime } from '../with-runtime.js';
 

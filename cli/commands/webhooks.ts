@@ -1,12 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { Queryable } from '../../src/db/database.js';
-import { findWebhookForAdmin, listWebhooksForAdmin, type AdminWebhook } from '../../src/db/webhook-admin.js';
-import {
-  listAttempts,
-  listDeliveries,
-  type LoggedAttempt,
-  type LoggedDelivery,
-} from '../../src/db/webhook-event-log.js';
+import { findWebhookForAdmin, listWebhooksForAdmin, type AdminWebhook } from '../../src/webhooks/webhook-admin.js';
+import { listAttempts, listDeliveries, type LoggedAttempt, type LoggedDelivery } from '../../src/webhooks/event-log.js';
 import { isUuid } from '../../src/domain/ids.js';
 import { findListAccount } from '../lists/list-account.js';
 import { withRuntime } from '../with-runtime.js';

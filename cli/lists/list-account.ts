@@ -1,4 +1,4 @@
-import { findAccount, type Account } from '../../src/db/account-repository.js';
+import { findAccount, type Account } from '../../src/accounts/account-repository.js';
 import type { Queryable } from '../../src/db/database.js';
 
 /** The account a list goes to, by name or id; an error that names what was given when there is none. */

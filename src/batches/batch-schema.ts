@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UUID_PATTERN } from '../domain/ids.js';
-import { ORIGINS } from '../domain/suppression.js';
+import { ORIGINS } from '../suppressions/suppression.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../queues.js';
 
 const uuid = z

@@ -1,7 +1,7 @@
 import { completesWindow, type SoftBounceRule } from '../events/soft-bounce-threshold.js';
 import { isComplaint } from '../events/classify.js';
 import type { Database } from '../db/database.js';
-import { getSettings } from '../db/settings-repository.js';
+import { getSettings } from '../policy/settings-repository.js';
 import {
   addReclassificationProgress,
   bounceEntriesAfter,
@@ -17,7 +17,7 @@ import {
   type EvidenceRecord,
   type Reclassification,
   type ReclassificationProgress,
-} from '../db/reclassification-repository.js';
+} from './reclassification-repository.js';
 import type { BounceActions, BounceCategory } from './categories.js';
 import { classifyBounce } from './classify-bounce.js';
 

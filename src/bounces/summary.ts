@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { countBounces } from '../db/bounce-summary-repository.js';
+import { countBounces } from './summary-repository.js';
 import { BOUNCE_CATEGORIES, type BounceCategory } from './categories.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizeEmail } from '../domain/email.js';
-import { ORIGINS, type SuppressionResource } from '../domain/suppression.js';
+import { ORIGINS, type SuppressionResource } from '../suppressions/suppression.js';
 
 /** An address the service refused to look up, at its position in the input the caller gave. */
 export interface InvalidAddress {

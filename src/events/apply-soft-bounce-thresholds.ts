@@ -1,8 +1,8 @@
 import { BOUNCE_CATEGORIES } from '../bounces/categories.js';
 import type { Queryable } from '../db/database.js';
-import type { RecordedEvent } from '../db/event-repository.js';
-import type { EventPolicy } from '../db/settings-repository.js';
-import { softBouncesOf, suppressAtThreshold, type Crossing } from '../db/soft-bounce-repository.js';
+import type { RecordedEvent } from './event-repository.js';
+import type { EventPolicy } from '../policy/settings-repository.js';
+import { softBouncesOf, suppressAtThreshold, type Crossing } from './soft-bounce-repository.js';
 import { newId } from '../domain/ids.js';
 import { eventIdentity } from './duplicate-events.js';
 import type { EventRecord } from './event-record.js';

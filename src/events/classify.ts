@@ -1,6 +1,6 @@
 import type { BounceAction, BounceActions } from '../bounces/categories.js';
 import { classifyBounce, type BounceClassification, type BounceEvidence } from '../bounces/classify-bounce.js';
-import type { Origin } from '../domain/suppression.js';
+import type { Origin } from '../suppressions/suppression.js';
 import type { SuppressionEvent } from './event-schema.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../db/event-repository.js';
+import type { RecordedEvent } from './event-repository.js';
 import type { EventRecord } from './event-record.js';
 
 /**

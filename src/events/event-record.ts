@@ -1,6 +1,6 @@
 import type { BounceAction, BounceActions } from '../bounces/categories.js';
 import { CLASSIFIER_VERSION } from '../bounces/classify-bounce.js';
-import type { Origin } from '../domain/suppression.js';
+import type { Origin } from '../suppressions/suppression.js';
 import { newId } from '../domain/ids.js';
 import { decideEvent, type BounceClassifier } from './classify.js';
 import type { EventType, SuppressionEvent } from './event-schema.js';

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
-import { recordEvents, type RecordedEvent } from '../db/event-repository.js';
-import { DEFAULT_EVENT_POLICY, eventPolicies, type EventPolicy } from '../db/settings-repository.js';
-import { lockAddresses } from '../db/soft-bounce-repository.js';
+import { recordEvents, type RecordedEvent } from './event-repository.js';
+import { DEFAULT_EVENT_POLICY, eventPolicies, type EventPolicy } from '../policy/settings-repository.js';
+import { lockAddresses } from './soft-bounce-repository.js';
 import { applySoftBounceThresholds } from './apply-soft-bounce-thresholds.js';
 import type { BounceClassifier } from './classify.js';
 import { writeOnce } from './duplicate-events.js';

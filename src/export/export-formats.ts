@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify';
 import type { Transform } from 'node:stream';
-import { toResource, type Suppression } from '../domain/suppression.js';
+import { toResource, type Suppression } from '../suppressions/suppression.js';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

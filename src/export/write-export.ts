@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Suppression } from '../domain/suppression.js';
+import type { Suppression } from '../suppressions/suppression.js';
 import { csvStringifier, toCsvRecord, toNdjsonLine, type ExportFormat } from './export-formats.js';
 
 export interface ExportResult {

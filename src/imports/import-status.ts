@@ -1,13 +1,8 @@
 import type { BatchProducer } from '../batches/batch-producer.js';
 import { batchCount } from '../batches/batch-schema.js';
 import type { Queryable } from '../db/database.js';
-import {
-  findImport,
-  recordImportJobOutcome,
-  unfinishedImportJobs,
-  type ImportRecord,
-} from '../db/import-repository.js';
-import type { Origin } from '../domain/suppression.js';
+import { findImport, recordImportJobOutcome, unfinishedImportJobs, type ImportRecord } from './import-repository.js';
+import type { Origin } from '../suppressions/suppression.js';
 import type { ListFormat } from '../lists/list-format.js';
 
 /** An import that has been `reading` this long without a word has lost its upload (its process ended). */

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Queryable } from '../db/database.js';
-import { expireEntries } from '../db/expiry-repository.js';
+import { expireEntries } from './expiry-repository.js';
 import { KEEP_COMPLETED, KEEP_FAILED } from '../queues.js';
 
 /** The maintenance job that removes expired entries; also the id of its job scheduler. */

@@ -4,7 +4,7 @@ import {
   type BounceCategory,
   type BounceAction,
 } from '../bounces/categories.js';
-import type { Origin } from '../domain/suppression.js';
+import type { Origin } from '../suppressions/suppression.js';
 
 /**
  * An account's suppression policy, in the API's shape. By default only a dead address

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { abandonDelivery, findDeliveryTarget, recordAttempt } from '../db/webhook-delivery-repository.js';
+import { abandonDelivery, findDeliveryTarget, recordAttempt } from './delivery-repository.js';
 import { afterFailure, type DueDelivery } from './delivery.js';
 import type { DeliveryJob } from './delivery-queue.js';
 import { postDelivery } from './post-delivery.js';

@@ -1,4 +1,4 @@
-import { toResource, type Suppression } from '../domain/suppression.js';
+import { toResource, type Suppression } from '../suppressions/suppression.js';
 import type { WebhookEventType } from './webhook.js';
 
 /** As Resend's event log names them: not yet tried, failed and to be retried, delivered, given up. */

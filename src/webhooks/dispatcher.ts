@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.js';
-import { deleteFinishedDeliveries, dispatchChanges, findOverdueDeliveries } from '../db/webhook-delivery-repository.js';
+import { deleteFinishedDeliveries, dispatchChanges, findOverdueDeliveries } from './delivery-repository.js';
 import type { Logger } from '../logger.js';
 import type { DueDelivery } from './delivery.js';
 

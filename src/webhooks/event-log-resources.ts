@@ -1,4 +1,4 @@
-import type { LoggedAttempt, LoggedDelivery } from '../db/webhook-event-log.js';
+import type { LoggedAttempt, LoggedDelivery } from './event-log.js';
 
 /** A delivery as a webhook's event log lists it (the SDK's `WebhookEventLog`). */
 export function toEventLogEntry(delivery: LoggedDelivery) {

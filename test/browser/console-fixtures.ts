@@ -1,8 +1,8 @@
-import { issueApiKey } from '../../src/db/api-key-repository.js';
+import { issueApiKey } from '../../src/accounts/api-key-repository.js';
 import type { Database } from '../../src/db/database.js';
-import { addSuppressions } from '../../src/db/suppression-repository.js';
+import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
-import type { Origin } from '../../src/domain/suppression.js';
+import type { Origin } from '../../src/suppressions/suppression.js';
 import { parseSuppressionEvent, type BounceType, type SuppressionEventInput } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
 import { bounceEvent } from '../support/test-events.js';

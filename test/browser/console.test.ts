@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { revokeApiKey } from '../../src/db/api-key-repository.js';
+import { revokeApiKey } from '../../src/accounts/api-key-repository.js';
 import { apiClient } from '../support/api-client.js';
 import { expectAccessible, screenshot, useBrowser } from '../support/browser.js';
 import { consoleRequest } from '../support/console-client.js';

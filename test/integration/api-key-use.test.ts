@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listApiKeys, touchApiKey } from '../../src/db/api-key-repository.js';
+import { listApiKeys, touchApiKey } from '../../src/accounts/api-key-repository.js';
 import { newAccount } from '../support/accounts.js';
 import { useTestDatabase } from '../support/test-database.js';
 

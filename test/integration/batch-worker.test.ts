@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/batches/batch-schema.js';
-import { addSuppressions, findSuppressionByEmail, listSuppressions } from '../../src/db/suppression-repository.js';
+import {
+  addSuppressions,
+  findSuppressionByEmail,
+  listSuppressions,
+} from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import { newAccount } from '../support/accounts.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';

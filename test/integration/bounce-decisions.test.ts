@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { updateSettings } from '../../src/db/settings-repository.js';
+import { updateSettings } from '../../src/policy/settings-repository.js';
 import type { SuppressionEventInput } from '../../src/events/event-schema.js';
 import { newAccount } from '../support/accounts.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { findFeed } from '../../src/db/feed-repository.js';
+import { findFeed } from '../../src/feeds/feed-repository.js';
 import { useFeedApp } from '../support/feed-app.js';
 import { basicAuth, resendSigner, sendGridSigner } from '../support/feed-signers.js';
 import { runCli } from '../support/run-cli.js';

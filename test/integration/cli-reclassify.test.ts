@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addSuppressions } from '../../src/db/suppression-repository.js';
+import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { MAINTENANCE_QUEUE } from '../../src/queues.js';

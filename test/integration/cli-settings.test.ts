@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ensureAccount, type Account } from '../../src/db/account-repository.js';
-import { getSettings, updateSettings } from '../../src/db/settings-repository.js';
+import { ensureAccount, type Account } from '../../src/accounts/account-repository.js';
+import { getSettings, updateSettings } from '../../src/policy/settings-repository.js';
 import { DEFAULT_SETTINGS } from '../../src/policy/settings.js';
 import { runCli, type CliRun } from '../support/run-cli.js';
 import { useTestDatabase } from '../support/test-database.js';

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureAccount, type Account } from '../../src/db/account-repository.js';
-import { addSuppressions } from '../../src/db/suppression-repository.js';
-import { dispatchChanges, recordAttempt } from '../../src/db/webhook-delivery-repository.js';
-import { createWebhook } from '../../src/db/webhook-repository.js';
+import { ensureAccount, type Account } from '../../src/accounts/account-repository.js';
+import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
+import { dispatchChanges, recordAttempt } from '../../src/webhooks/delivery-repository.js';
+import { createWebhook } from '../../src/webhooks/webhook-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Webhook } from '../../src/webhooks/webhook.js';
 import { uniqueEmail } from '../support/emails.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../src/db/api-key-repository.js';
+import { revokeApiKey } from '../../src/accounts/api-key-repository.js';
 import { newAccount } from '../support/accounts.js';
 import { apiClient, expectError } from '../support/api-client.js';
 import { consoleClient, consoleRequest, signIn } from '../support/console-client.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
-import { revokeApiKey } from '../../src/db/api-key-repository.js';
+import { revokeApiKey } from '../../src/accounts/api-key-repository.js';
 import type { Database } from '../../src/db/database.js';
 import { newId } from '../../src/domain/ids.js';
-import { generateToken } from '../../src/domain/api-key-token.js';
+import { generateToken } from '../../src/accounts/api-key-token.js';
 import { ERROR_CODES } from '../../src/error-codes.js';
 import { newAccount, newKey } from '../support/accounts.js';
 import { apiClient, expectError, type ApiClient, type ApiResponse } from '../support/api-client.js';

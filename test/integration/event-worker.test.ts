@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { addSuppressions, findSuppressionByEmail } from '../../src/db/suppression-repository.js';
+import { addSuppressions, findSuppressionByEmail } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import { createEventProducer } from '../../src/events/event-producer.js';
 import type { SuppressionEventInput } from '../../src/events/event-schema.js';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createImport, recordImportJob } from '../../src/db/import-repository.js';
-import { updateSettings } from '../../src/db/settings-repository.js';
-import { addSuppressions } from '../../src/db/suppression-repository.js';
-import { createWebhook } from '../../src/db/webhook-repository.js';
+import { createImport, recordImportJob } from '../../src/imports/import-repository.js';
+import { updateSettings } from '../../src/policy/settings-repository.js';
+import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
+import { createWebhook } from '../../src/webhooks/webhook-repository.js';
 import { newId } from '../../src/domain/ids.js';
-import type { Origin } from '../../src/domain/suppression.js';
+import type { Origin } from '../../src/suppressions/suppression.js';
 import { createLogger } from '../../src/logger.js';
 import { EXPIRE_ENTRIES_JOB, runExpiry, scheduleExpiry } from '../../src/policy/expire.js';
 import { MAINTENANCE_QUEUE } from '../../src/queues.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
-import { generateToken } from '../../src/domain/api-key-token.js';
+import { generateToken } from '../../src/accounts/api-key-token.js';
 import { apiClient, type ApiResponse } from '../support/api-client.js';
 import { uniqueEmail } from '../support/emails.js';
 import { sleep } from '../support/sleep.js';

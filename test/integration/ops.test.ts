@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
 import type { Database } from '../../src/db/database.js';
-import { generateToken } from '../../src/domain/api-key-token.js';
+import { generateToken } from '../../src/accounts/api-key-token.js';
 import { createLogger } from '../../src/logger.js';
 import { createMetrics } from '../../src/metrics.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE } from '../../src/queues.js';

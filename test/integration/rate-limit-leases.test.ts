@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
-import { LeasedRateLimiter, type Admission } from '../../api/middleware/rate-limit-leases.js';
+import { LeasedRateLimiter, type Admission } from '../../api/http/rate-limit-leases.js';
 import { useTestRedis } from '../support/test-redis.js';
 
 // A long window, so that no test straddles two windows however slow the machine.

@@ -4,7 +4,7 @@ import { startApi } from '../../api/start-api.js';
 import type { RunningServer } from '../../api/server.js';
 import { runList } from '../../cli/lists/run-list.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createWebhook } from '../../src/db/webhook-repository.js';
+import { createWebhook } from '../../src/webhooks/webhook-repository.js';
 import { createEventProducer, type EventProducer } from '../../src/events/event-producer.js';
 import type { SuppressionEventInput } from '../../src/events/event-schema.js';
 import { redisReplayGuard } from '../../src/feeds/replay-guard.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Resend } from 'resend';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addSuppressions } from '../../src/db/suppression-repository.js';
-import { generateToken } from '../../src/domain/api-key-token.js';
+import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
+import { generateToken } from '../../src/accounts/api-key-token.js';
 import { newId } from '../../src/domain/ids.js';
-import type { Origin } from '../../src/domain/suppression.js';
+import type { Origin } from '../../src/suppressions/suppression.js';
 import { newAccount } from '../support/accounts.js';
 import { ISO_MS, UUID_V7 } from '../support/formats.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';

@@ -2,10 +2,10 @@ import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
-import { revokeApiKey } from '../../src/db/api-key-repository.js';
+import { revokeApiKey } from '../../src/accounts/api-key-repository.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
-import { generateToken } from '../../src/domain/api-key-token.js';
-import type { SuppressionResource } from '../../src/domain/suppression.js';
+import { generateToken } from '../../src/accounts/api-key-token.js';
+import type { SuppressionResource } from '../../src/suppressions/suppression.js';
 import {
   createSuppressionClient,
   SuppressionApiError,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Database, Queryable } from '../../src/db/database.js';
-import { createSuppressionLookups } from '../../src/db/suppression-lookups.js';
+import { createSuppressionLookups } from '../../src/suppressions/suppression-lookups.js';
 import { addInOrder } from '../support/api-client.js';
 import { simultaneousGets } from '../support/simultaneous-requests.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';

@@ -1,8 +1,8 @@
 import { Webhook as SvixWebhook } from 'svix';
 import { describe, expect, it } from 'vitest';
-import { dispatchChanges, recordAttempt } from '../../src/db/webhook-delivery-repository.js';
-import { addSuppressions, removeSuppressions } from '../../src/db/suppression-repository.js';
-import { removeWebhook, rotateSigningSecret, updateWebhook } from '../../src/db/webhook-repository.js';
+import { dispatchChanges, recordAttempt } from '../../src/webhooks/delivery-repository.js';
+import { addSuppressions, removeSuppressions } from '../../src/suppressions/suppression-repository.js';
+import { removeWebhook, rotateSigningSecret, updateWebhook } from '../../src/webhooks/webhook-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addSuppressions } from '../../src/db/suppression-repository.js';
+import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import { createMetrics } from '../../src/metrics.js';
 import { uniqueEmail } from '../support/emails.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Resend } from 'resend';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
-import { dispatchChanges, recordAttempt } from '../../src/db/webhook-delivery-repository.js';
+import { dispatchChanges, recordAttempt } from '../../src/webhooks/delivery-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import type { DueDelivery } from '../../src/webhooks/delivery.js';
 import { newAccount } from '../support/accounts.js';

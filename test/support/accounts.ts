@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ensureAccount, type Account } from '../../src/db/account-repository.js';
-import { issueApiKey, type IssuedApiKey } from '../../src/db/api-key-repository.js';
+import { ensureAccount, type Account } from '../../src/accounts/account-repository.js';
+import { issueApiKey, type IssuedApiKey } from '../../src/accounts/api-key-repository.js';
 import type { Database } from '../../src/db/database.js';
-import type { Permission } from '../../src/domain/api-key-token.js';
+import type { Permission } from '../../src/accounts/api-key-token.js';
 
 export interface TestAccount {
   /** The account as the repositories and the CLI commands take it. */

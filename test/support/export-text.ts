@@ -1,7 +1,7 @@
 import type { ExportFormat } from '../../src/export/export-formats.js';
 import { writeExport, type ExportResult } from '../../src/export/write-export.js';
 import type { Database } from '../../src/db/database.js';
-import { streamSuppressions, type ExportQuery } from '../../src/db/suppression-export.js';
+import { streamSuppressions, type ExportQuery } from '../../src/export/suppression-export.js';
 import { textCollector } from './text-collector.js';
 
 /** What `export --account <a> [--origin o] --format f` prints, and its summary. */

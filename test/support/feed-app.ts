@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createFeed } from '../../src/db/feed-repository.js';
+import { createFeed } from '../../src/feeds/feed-repository.js';
 import type { Queryable } from '../../src/db/database.js';
 import { feedPath, newFeedId, type Feed } from '../../src/feeds/feed.js';
 import type { Provider } from '../../src/feeds/feed-mapping.js';

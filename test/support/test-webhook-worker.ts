@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createWebhook } from '../../src/db/webhook-repository.js';
+import { createWebhook } from '../../src/webhooks/webhook-repository.js';
 import { createLogger } from '../../src/logger.js';
 import { WEBHOOK_DELIVERIES_QUEUE } from '../../src/webhooks/delivery-queue.js';
 import type { Webhook, WebhookEventType } from '../../src/webhooks/webhook.js';

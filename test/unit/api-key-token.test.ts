@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PERMISSIONS, generateToken, hashToken } from '../../src/domain/api-key-token.js';
+import { PERMISSIONS, generateToken, hashToken } from '../../src/accounts/api-key-token.js';
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../api/middleware/canonical-json.js';
+import { canonicalJson } from '../../api/http/canonical-json.js';
 
 /** The same value with the keys of every object in reverse order. */
 function reversedKeys(value: unknown): unknown {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedEvent } from '../../src/db/event-repository.js';
+import type { RecordedEvent } from '../../src/events/event-repository.js';
 import { writeOnce } from '../../src/events/duplicate-events.js';
 import type { EventRecord } from '../../src/events/event-record.js';
 

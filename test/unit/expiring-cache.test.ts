@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ExpiringCache } from '../../api/middleware/expiring-cache.js';
+import { ExpiringCache } from '../../api/http/expiring-cache.js';
 import { sleep } from '../support/sleep.js';
 
 beforeEach(() => {

@@ -3,7 +3,7 @@ import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import type { ExportFormat } from '../../src/export/export-formats.js';
 import { writeExport } from '../../src/export/write-export.js';
-import type { Suppression } from '../../src/domain/suppression.js';
+import type { Suppression } from '../../src/suppressions/suppression.js';
 
 function entry(overrides: Partial<Suppression> = {}): Suppression {
   return {

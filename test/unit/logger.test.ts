@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateToken } from '../../src/domain/api-key-token.js';
+import { generateToken } from '../../src/accounts/api-key-token.js';
 import { captureLogs } from '../support/log-capture.js';
 
 describe('every log line', () => {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { addBodySchema, batchAddBodySchema, batchRemoveBodySchema, listQuerySchema } from '../../api/schemas.js';
-import { parseInput } from '../../api/validation.js';
+import {
+  addBodySchema,
+  batchAddBodySchema,
+  batchRemoveBodySchema,
+  listQuerySchema,
+} from '../../api/suppressions/schemas.js';
+import { parseInput } from '../../api/http/validation.js';
 import { AppError } from '../../src/errors.js';
 
 const ID = '01890a5d-ac96-774b-bcce-b302099a8057';

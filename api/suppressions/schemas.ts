@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import { normalizeDomain, parseEmailFilter } from '../../src/suppressions/email-search.js';
+import { UUID_PATTERN } from '../../src/domain/ids.js';
+import { ORIGINS } from '../../src/suppressions/suppression.js';
+import { EXPORT_FORMATS } from '../../src/export/export-formats.js';
+import { LIST_FORMATS } from '../../src/lists/list-format.js';
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_BATCH_ITEMS = 100;
+/** Addresses one send-time check may ask about. */
+export const MAX_CHECK_ITEMS = 1000;
+
+// Messages are predicates: parseInput puts the field's name in front of them.
+const suppressionId = z
+  .string({ error: 'must be a string.' })
+  .regex(UUID_PATTERN, { error: 'must be a suppression id (a UUID).' })
+  // OpenAPI metadata only (api/openapi/): JSON Schema has no regex flags, so the pattern is spelled case-insensitively.
+  .meta({ format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' })
+  .transform((id) => id.toLowerCase());
+
+const pageSize = z
+  .string({ error: `must be a single whole number from 1 to ${MAX_PAGE_SIZE}.` })
+  .regex(/^[0-9]{1,3}$/, { error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}.` })
+  .transform(Number)
+  .refine((limit) => limit >= 1 && limit <= MAX_PAGE_SIZE, {
+    error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
+  });
+
+const origin = z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}.` });
+
+const emailFilter = z.string({ error: 'must be a string.' }).transform((raw, context) => {
+  const filter = parseEmailFilter(raw);
+  if ('problem' in filter) {
+    context.addIssue({ code: 'custom', message: `${filter.problem}.` });
+    return z.NEVER;
+  }
+  return filter;
+});
+
+const domainFilter = z.string({ error: 'must be a string.' }).transform((raw, context) => {
+  const domain = normalizeDomain(raw);
+  if (domain === null) {
+    context.addIssue({ code: 'custom', message: 'must be a domain name, such as `example.com`.' });
+    return z.NEVER;
+  }
+  return domain;
+});
+
+// Compared as a Date, to the millisecond: `created_at` is shown to the millisecond, so an entry's
+// own `created_at` given as `created_after` leaves that entry out.
+const timestamp = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 timestamp with a time zone, such as `2026-03-14T09:26:53Z`.' })
+  .transform((value) => new Date(value));
+
+export const listQuerySchema = z
+  .object({
+    limit: pageSize.default(DEFAULT_PAGE_SIZE).meta({
+      description: `Entries per page, 1 to ${MAX_PAGE_SIZE}.`,
+      default: String(DEFAULT_PAGE_SIZE),
+      example: '50',
+    }),
+    after: suppressionId.optional().meta({
+      description: 'A suppression id: the page of entries just older than it (the next page). Not with `before`.',
+      example: '019cebab-8d7d-76a0-8f24-546e4de3bc59',
+    }),
+    before: suppressionId.optional().meta({
+      description: 'A suppression id: the page of entries just newer than it (the previous page). Not with `after`.',
+      example: '019cebab-9165-711e-8683-335430abe2ad',
+    }),
+    origin: origin.optional().meta({ description: 'Only entries of this origin.', example: 'bounce' }),
+    email: emailFilter.optional().meta({
+      description:
+        'Only this address (trimmed, compared case-insensitively), or, ending in `*`, the addresses that start with what comes before it (`jane*`, `jane@exa*`). Percent-encode `+` as `%2B`.',
+      example: 'jane*',
+    }),
+    domain: domainFilter.optional().meta({
+      description: 'Only addresses of this domain, exactly (`example.com` does not match `mail.example.com`).',
+      example: 'example.com',
+    }),
+    created_after: timestamp.optional().meta({
+      description: 'Only entries created after this moment (exclusive), compared to the millisecond.',
+      example: '2026-03-14T00:00:00Z',
+    }),
+    created_before: timestamp.optional().meta({
+      description: 'Only entries created before this moment (exclusive), compared to the millisecond.',
+      example: '2026-03-15T00:00:00+01:00',
+    }),
+  })
+  .refine((query) => query.after === undefined || query.before === undefined, {
+    error: '`after` and `before` cannot be used together.',
+  })
+  .refine(
+    (query) =>
+      query.created_after === undefined ||
+      query.created_before === undefined ||
+      query.created_after < query.created_before,
+    { error: 'must be earlier than `created_before`.', path: ['created_after'] },
+  );
+
+/** `GET /suppressions/export`: the file's format, and optionally one origin. */
+export const exportQuerySchema = z.object({
+  format: z
+    .enum(EXPORT_FORMATS, { error: `must be one of ${EXPORT_FORMATS.join(', ')}.` })
+    .default('csv')
+    .meta({
+      description:
+        '`csv` (header `id,email,origin,source_id,created_at`) or `ndjson` (one Suppression per line, as the list shows it).',
+      example: 'csv',
+    }),
+  origin: origin.optional().meta({ description: 'Only entries of this origin.', example: 'bounce' }),
+});
+
+/** `POST /suppressions/imports`: the origin the entries get, and the list's format when its type does not say. */
+export const importQuerySchema = z.object({
+  origin: origin.default('manual').meta({ description: 'The origin every imported entry gets.', example: 'manual' }),
+  format: z
+    .enum(LIST_FORMATS, { error: `must be one of ${LIST_FORMATS.join(', ')}.` })
+    .optional()
+    .meta({
+      description:
+        "The list's format; when absent, the one `Content-Type` names (`text/csv`, `application/x-ndjson`, `text/plain`), else CSV.",
+      example: 'csv',
+    }),
+});
+
+/** `GET /suppressions/imports/{import}`. */
+export const importParamsSchema = z.object({
+  import: z
+    .string()
+    .regex(UUID_PATTERN, { error: 'must be an import id (a UUID).' })
+    .transform((id) => id.toLowerCase()),
+});
+
+const eventIdProblem = 'must be an event id (1 to 255 characters).';
+
+/** An audit record's id: whatever the upstream sent (1 to 255 characters), or one of ours for a removal. */
+const eventCursor = z
+  .string({ error: 'must be a string.' })
+  .min(1, { error: eventIdProblem })
+  .max(255, { error: eventIdProblem })
+  // PostgreSQL text cannot hold NUL: such a value names no event, and is refused before it is sent.
+  .refine((id) => !id.includes('\u0000'), { error: eventIdProblem });
+
+export const historyQuerySchema = z
+  .object({
+    limit: listQuerySchema.shape.limit,
+    after: eventCursor.optional().meta({
+      description:
+        "An `event_id` of this address's history: the page of records just older than it. Not with `before`.",
+      example: 'ses-0102018f5e2c9b1a-7d1c',
+    }),
+    before: eventCursor.optional().meta({
+      description: "An `event_id` of this address's history: the page of records just newer than it. Not with `after`.",
+      example: '019cebab-9165-711e-8683-335430abe2ad',
+    }),
+  })
+  .refine((query) => query.after === undefined || query.before === undefined, {
+    error: '`after` and `before` cannot be used together.',
+  });
+
+function batchOf<T extends z.ZodType>(item: T, max = MAX_BATCH_ITEMS) {
+  return z
+    .array(item, { error: `must be an array of 1 to ${max} items.` })
+    .min(1, { error: `must have at least 1 item.` })
+    .max(max, { error: `must have at most ${max} items.` });
+}
+
+const emailString = z.string({ error: 'must be a string.' });
+const bodyObject = { error: 'The request body must be a JSON object.' };
+
+export const addBodySchema = z.object({ email: emailString }, bodyObject);
+
+export const batchAddBodySchema = z.object({ emails: batchOf(emailString) }, bodyObject);
+
+export const checkBodySchema = z.object({ emails: batchOf(emailString, MAX_CHECK_ITEMS) }, bodyObject);
+
+export const batchRemoveBodySchema = z
+  .object({ emails: batchOf(emailString).optional(), ids: batchOf(suppressionId).optional() }, bodyObject)
+  .refine((body) => body.emails === undefined || body.ids === undefined, {
+    error: 'Provide either `emails` or `ids`, not both.',
+  })
+  .refine((body) => body.emails !== undefined || body.ids !== undefined, {
+    error: 'Provide `emails` or `ids`.',
+  });

@@ -1,0 +1,78 @@
+import type { Provider } from './feed-mapping.js';
+import { FEED_ID_PATTERN, type Feed, type VerificationOf } from './feed.js';
+import type { Queryable } from '../db/database.js';
+
+interface FeedRow {
+  id: string;
+  account_id: string;
+  provider: Provider;
+  verification: VerificationOf[Provider];
+  created_at: Date;
+}
+
+const fromRow = (row: FeedRow): Feed =>
+  ({
+    id: row.id,
+    accountId: row.account_id,
+    provider: row.provider,
+    verification: row.verification,
+    createdAt: row.created_at,
+  }) as Feed;
+
+export async function createFeed(db: Queryable, feed: Omit<Feed, 'createdAt'>): Promise<Feed> {
+  const { rows } = await db.query<FeedRow>({
+    text: `INSERT INTO feeds (id, account_id, provider, verification) VALUES ($1, $2, $3, $4)
+           RETURNING id, account_id, provider, verification, created_at`,
+    values: [feed.id, feed.accountId, feed.provider, JSON.stringify(feed.verification)],
+  });
+  return fromRow(rows[0] as FeedRow);
+}
+
+/** The feed with this id, or null; an id that cannot be one is not looked up. */
+export async function findFeed(db: Queryable, id: string): Promise<Feed | null> {
+  if (!FEED_ID_PATTERN.test(id)) return null;
+  const { rows } = await db.query<FeedRow>({
+    name: 'find-feed',
+    text: 'SELECT id, account_id, provider, verification, created_at FROM feeds WHERE id = $1',
+    values: [id],
+  });
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+export interface ListedFeed {
+  id: string;
+  accountId: string;
+  accountName: string;
+  provider: Provider;
+  createdAt: Date;
+}
+
+/** Feeds, oldest first, without anything they are verified with. */
+export async function listFeeds(db: Queryable, accountId?: string): Promise<ListedFeed[]> {
+  const { rows } = await db.query<{
+    id: string;
+    account_id: string;
+    account_name: string;
+    provider: Provider;
+    created_at: Date;
+  }>({
+    text: `SELECT f.id, f.account_id, a.name AS account_name, f.provider, f.created_at
+           FROM feeds f JOIN accounts a ON a.id = f.account_id
+           WHERE $1::uuid IS NULL OR f.account_id = $1
+           ORDER BY f.created_at, f.id`,
+    values: [accountId ?? null],
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    accountId: row.account_id,
+    accountName: row.account_name,
+    provider: row.provider,
+    createdAt: row.created_at,
+  }));
+}
+
+/** Removes a feed; its requests are answered 404 from then on. False when there was none. */
+export async function removeFeed(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query({ text: 'DELETE FROM feeds WHERE id = $1', values: [id] });
+  return (rowCount ?? 0) > 0;
+}

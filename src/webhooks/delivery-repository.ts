@@ -1,0 +1,205 @@
+import { newId } from '../domain/ids.js';
+import type { Origin } from '../suppressions/suppression.js';
+import { changePayload, type DeliveryStatus, type DueDelivery } from './delivery.js';
+import type { WebhookEventType, WebhookStatus } from './webhook.js';
+import type { Database, Queryable } from '../db/database.js';
+
+interface ChangeRow {
+  id: string;
+  account_id: string;
+  type: WebhookEventType;
+  suppression_id: string;
+  email: string;
+  origin: Origin;
+  source_id: string | null;
+  suppression_created_at: Date;
+  created_at: Date;
+}
+
+/**
+ * Turns up to `limit` outbox rows into one delivery per enabled webhook of their account that
+ * subscribes to their type, and deletes them, in one transaction; returns the deliveries made, to be
+ * queued. Concurrent dispatchers take disjoint rows (SKIP LOCKED). A delivery made here but never
+ * queued (the process died first) is found by the sweeper.
+ */
+export function dispatchChanges(db: Database, limit: number): Promise<DueDelivery[]> {
+  return db.withTransaction(async (client) => {
+    const { rows: changes } = await client.query<ChangeRow>({
+      text: `SELECT id, account_id, type, suppression_id, email, origin, source_id, suppression_created_at, created_at
+             FROM suppression_changes ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      values: [limit],
+    });
+    if (changes.length === 0) return [];
+    const ids = changes.map((change) => change.id);
+    const { rows } = await client.query<{ id: string }>({
+      text: `INSERT INTO webhook_deliveries (id, webhook_id, change_id, type, payload, created_at, next_attempt_at)
+             SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, c.change_id, c.type, c.payload,
+                    c.created_at, now()
+             FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[])
+                  AS c(change_id, account_id, type, payload, created_at)
+             JOIN webhooks w ON w.account_id = c.account_id AND w.status = 'enabled' AND c.type = ANY (w.events)
+             ORDER BY c.change_id, w.id
+             ON CONFLICT (webhook_id, change_id) DO NOTHING
+             RETURNING id`,
+      values: [
+        ids,
+        changes.map((change) => change.account_id),
+        changes.map((change) => change.type),
+        changes.map((change) =>
+          changePayload(change.type, change.created_at, {
+            id: change.suppression_id,
+            accountId: change.account_id,
+            email: change.email,
+            origin: change.origin,
+            sourceId: change.source_id,
+            createdAt: change.suppression_created_at,
+          }),
+        ),
+        changes.map((change) => change.created_at),
+      ],
+    });
+    await client.query({ text: 'DELETE FROM suppression_changes WHERE id = ANY($1::bigint[])', values: [ids] });
+    return rows.map((row) => ({ deliveryId: row.id, attempt: 0, roundStart: 0 }));
+  });
+}
+
+export interface DeliveryTarget {
+  id: string;
+  payload: string;
+  attemptCount: number;
+  roundStart: number;
+  webhookStatus: WebhookStatus;
+  endpoint: string;
+  /** The current secret, and the previous one while it still signs. */
+  secrets: string[];
+}
+
+/** How long a rotated-out secret goes on signing. */
+const PREVIOUS_SECRET_HOURS = 24;
+
+/**
+ * The delivery and where it goes, if it is still due at this attempt; null when it was delivered,
+ * given up, removed, or moved on to another attempt since the job was queued.
+ */
+export async function findDeliveryTarget(
+  db: Queryable,
+  deliveryId: string,
+  attempt: number,
+): Promise<DeliveryTarget | null> {
+  const { rows } = await db.query<{
+    id: string;
+    payload: string;
+    attempt_count: number;
+    round_start: number;
+    webhook_status: WebhookStatus;
+    endpoint: string;
+    signing_secret: string;
+    previous_signing_secret: string | null;
+  }>({
+    name: 'webhook-delivery-target',
+    text: `SELECT d.id, d.payload, d.attempt_count, d.round_start, w.status AS webhook_status, w.endpoint,
+                  w.signing_secret,
+                  CASE WHEN w.secret_rotated_at > now() - make_interval(hours => ${PREVIOUS_SECRET_HOURS})
+                       THEN w.previous_signing_secret END AS previous_signing_secret
+           FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+           WHERE d.id = $1 AND d.attempt_count = $2 AND d.status IN ('pending', 'attempting')`,
+    values: [deliveryId, attempt],
+  });
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    payload: row.payload,
+    attemptCount: row.attempt_count,
+    roundStart: row.round_start,
+    webhookStatus: row.webhook_status,
+    endpoint: row.endpoint,
+    secrets: row.previous_signing_secret ? [row.signing_secret, row.previous_signing_secret] : [row.signing_secret],
+  };
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  /** The attempt count the delivery had when this attempt was made; a stale attempt records nothing. */
+  attempt: number;
+  httpStatusCode: number;
+  response: string;
+  sentAt: Date;
+  durationMs: number;
+  /** What the delivery becomes, and when it is next tried if it is retried. */
+  status: Exclude<DeliveryStatus, 'pending'>;
+  nextAttemptAt: Date | null;
+}
+
+/** Records an attempt and the delivery's new state together; false when another attempt got there first. */
+export async function recordAttempt(db: Queryable, attempt: AttemptRecord): Promise<boolean> {
+  const { rowCount } = await db.query({
+    name: 'record-webhook-attempt',
+    text: `WITH attempt AS (
+             INSERT INTO webhook_attempts (id, delivery_id, http_status_code, response, sent_at, duration_ms)
+             SELECT $3, id, $4, $5, $6, $7 FROM webhook_deliveries
+             WHERE id = $1 AND attempt_count = $2 AND status IN ('pending', 'attempting')
+             RETURNING delivery_id
+           )
+           UPDATE webhook_deliveries d SET attempt_count = d.attempt_count + 1, status = $8, next_attempt_at = $9
+           FROM attempt WHERE d.id = attempt.delivery_id`,
+    values: [
+      attempt.deliveryId,
+      attempt.attempt,
+      newId(),
+      attempt.httpStatusCode,
+      attempt.response,
+      attempt.sentAt,
+      attempt.durationMs,
+      attempt.status,
+      attempt.nextAttemptAt,
+    ],
+  });
+  return (rowCount ?? 0) > 0;
+}
+
+/** Gives a due delivery up without an attempt (its webhook was disabled); it can still be replayed. */
+export async function abandonDelivery(db: Queryable, deliveryId: string, attempt: number): Promise<void> {
+  await db.query({
+    text: `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL
+           WHERE id = $1 AND attempt_count = $2 AND status IN ('pending', 'attempting')`,
+    values: [deliveryId, attempt],
+  });
+}
+
+/** Deliveries due more than `graceMs` ago: their job was lost (a process died, or Redis lost it). */
+export async function findOverdueDeliveries(db: Queryable, graceMs: number, limit: number): Promise<DueDelivery[]> {
+  const { rows } = await db.query<{ id: string; attempt_count: number; round_start: number }>({
+    text: `SELECT id, attempt_count, round_start FROM webhook_deliveries
+           WHERE status IN ('pending', 'attempting') AND next_attempt_at < now() - make_interval(secs => $1 / 1000.0)
+           ORDER BY next_attempt_at LIMIT $2`,
+    values: [graceMs, limit],
+  });
+  return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt_count, roundStart: row.round_start }));
+}
+
+/** Deletes up to `limit` finished deliveries (and their attempts) made before `before`; returns how many. */
+export async function deleteFinishedDeliveries(db: Queryable, before: Date, limit: number): Promise<number> {
+  const { rowCount } = await db.query({
+    text: `DELETE FROM webhook_deliveries WHERE id IN (
+             SELECT id FROM webhook_deliveries WHERE created_at < $1 AND status IN ('success', 'failed') LIMIT $2
+           )`,
+    values: [before, limit],
+  });
+  return rowCount ?? 0;
+}
+
+/**
+ * Seconds since the oldest change that is neither delivered to every webhook it is for nor given up:
+ * still in the outbox, or with a delivery pending or being retried. 0 when there is none.
+ */
+export async function oldestUndeliveredChangeAge(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ age: number | null }>({
+    name: 'oldest-undelivered-change',
+    text: `SELECT extract(epoch FROM now() - least(
+             (SELECT created_at FROM suppression_changes ORDER BY id LIMIT 1),
+             (SELECT min(created_at) FROM webhook_deliveries WHERE status IN ('pending', 'attempting'))
+           ))::float8 AS age`,
+  });
+  return Math.max(0, rows[0]?.age ?? 0);
+}
