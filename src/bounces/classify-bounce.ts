@@ -3,7 +3,7 @@ import { BOUNCE_REASONS, type BounceCategory, type BounceReason } from './catego
 import { PhraseMatcher, words } from './phrase-matcher.js';
 import { ECHO_SUB_TYPES, PERMANENT_LABELS, RECIPIENT_UNIDENTIFIED, SUB_TYPE_RULES } from './provider-rules.js';
 import { REPLY_CODE_RULES, STATUS_RULES } from './status-rules.js';
-import { BLOCK_LIST_HOSTS, TEXT_RULES, WEAK_TEXT_RULES } from './text-rules.js';
+import { BLOCK_LIST_HOSTS, TEXT_RULES, WEAK_TEXT_RULES } from './text-rules/index.js';
 
 /** Whatever a bounce carries; every field may be missing. */
 export interface BounceEvidence {
@@ -111,7 +111,7 @@ function replyCode(evidence: BounceEvidence, text: string): string | null {
  *
  * 1. the provider's refusal because of its own list (an echo, see provider-rules.ts), or a feed's
  *    word that the bounce cannot be pinned on this recipient;
- * 2. the diagnostic's strong phrases (text-rules.ts);
+ * 2. the diagnostic's strong phrases (text-rules/);
  * 3. the enhanced status code, by subject and detail (status-rules.ts);
  * 4. the diagnostic's weak phrases;
  * 5. the reply code;
