@@ -1,0 +1,111 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { Request, RequestHandler, Router } from 'express';
+import { match } from 'path-to-regexp';
+import { methodNotAllowed } from './errors.js';
+import { namedRoute } from './route-pattern.js';
+
+/**
+ * Who may call an endpoint: `full` a `full_access` key; `sending` a `sending_access` key too (what
+ * a mail system's send path calls); `session` the console's session cookie; `public` no key (the
+ * caller proves itself otherwise, as a provider's feed does, or the answer is public).
+ */
+export type Access = 'full' | 'sending' | 'session' | 'public';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What the document says of an operation: all of it but the method and path, which the endpoint gives. */
+export type OperationDoc = Omit<RouteConfig, 'method' | 'path'>;
+
+/**
+ * One operation, declared once: its method and path, who may call it, its documentation and its
+ * handler, so that none of them can drift from the others. `handler` is made once, when the
+ * feature is mounted, from the feature's dependencies.
+ */
+export interface Endpoint<Deps> {
+  method: Method;
+  /** Relative to the feature's mount path, in Express's syntax (`/reclassifications/:id`). */
+  path: string;
+  access: Access;
+  doc: OperationDoc;
+  handler: (deps: Deps) => RequestHandler | readonly RequestHandler[];
+}
+
+/** A feature's endpoints under one mount path. */
+export interface Feature<Deps> {
+  mountPath: string;
+  endpoints: readonly Endpoint<Deps>[];
+}
+
+export function defineFeature<Deps>(mountPath: string, endpoints: readonly Endpoint<Deps>[]): Feature<Deps> {
+  return { mountPath, endpoints };
+}
+
+/** The endpoints by path, in the order they were declared: a path's methods share one route. */
+function byPath<Deps>(endpoints: readonly Endpoint<Deps>[]): Map<string, Endpoint<Deps>[]> {
+  const paths = new Map<string, Endpoint<Deps>[]>();
+  for (const endpoint of endpoints) {
+    const same = paths.get(endpoint.path);
+    if (same) same.push(endpoint);
+    else paths.set(endpoint.path, [endpoint]);
+  }
+  return paths;
+}
+
+/**
+ * Mounts a feature's endpoints on `router`: one route per path, named for metrics and logs after
+ * `mountPath` (the console mounts some features a second time, under its own path), each method's
+ * handler, and 405 for the methods the path does not have. Nothing here runs per request.
+ */
+export function mountFeature<Deps>(
+  router: Router,
+  feature: Feature<Deps>,
+  deps: Deps,
+  mountPath: string = feature.mountPath,
+): void {
+  for (const [path, endpoints] of byPath(feature.endpoints)) {
+    const route = namedRoute(router, mountPath, path);
+    for (const endpoint of endpoints) {
+      const made = endpoint.handler(deps);
+      const handlers: readonly RequestHandler[] = typeof made === 'function' ? [made] : made;
+      route[endpoint.method](...handlers);
+    }
+    route.all(methodNotAllowed(...endpoints.map((endpoint) => endpoint.method.toUpperCase())));
+  }
+}
+
+/**
+ * Whether a `sending_access` key may make a request that reached the feature's router (its
+ * `req.path` is relative to the mount path): the endpoints declared `sending`, and no other.
+ */
+export function sendingAccessOf<Deps>(feature: Feature<Deps>): (req: Request) => boolean {
+  const allowed = feature.endpoints
+    .filter((endpoint) => endpoint.access === 'sending')
+    .map((endpoint) => ({ method: endpoint.method.toUpperCase(), matches: match(endpoint.path) }));
+  return (req) => allowed.some((endpoint) => endpoint.method === req.method && endpoint.matches(req.path) !== false);
+}
+
+const SECURITY: Record<Access, RouteConfig['security']> = {
+  full: [{ bearerAuth: [] }],
+  sending: [{ bearerAuth: [] }],
+  session: [{ consoleSession: [] }],
+  public: [],
+};
+
+/** The document's path of an Express path: `/suppressions/:suppression` → `/suppressions/{suppression}`. */
+export function documentPath(mountPath: string, path: string): string {
+  const full = path === '/' ? mountPath || '/' : `${mountPath}${path}`;
+  return full.replace(/:(\w+)/g, '{$1}');
+}
+
+/**
+ * A feature's operations for the OpenAPI document. The security comes from the access unless the
+ * documentation says otherwise (an optional token, as `/metrics` has).
+ */
+export function operationsOf<Deps>(feature: Feature<Deps>): RouteConfig[] {
+  return feature.endpoints.map((endpoint) => ({
+    method: endpoint.method,
+    path: documentPath(feature.mountPath, endpoint.path),
+    security: SECURITY[endpoint.access],
+    ...endpoint.doc,
+  }));
+}

@@ -1,0 +1,126 @@
+import express, { Router, type Request } from 'express';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  defineFeature,
+  documentPath,
+  mountFeature,
+  operationsOf,
+  sendingAccessOf,
+  type OperationDoc,
+} from '../../api/http/endpoints.js';
+import { errorHandler } from '../../api/http/errors.js';
+import { createLogger } from '../../src/logger.js';
+import { routePatternOf } from '../../api/http/route-pattern.js';
+
+const doc = (summary: string): OperationDoc => ({
+  summary,
+  responses: { 200: { description: 'ok', content: { 'application/json': { schema: z.object({}) } } } },
+});
+
+const widgets = defineFeature<{ greeting: string }>('/widgets', [
+  {
+    method: 'get',
+    path: '/',
+    access: 'full',
+    doc: doc('List widgets'),
+    handler: (deps) => (req, res) => void res.json({ said: deps.greeting, route: routePatternOf(req) }),
+  },
+  {
+    method: 'post',
+    path: '/check',
+    access: 'sending',
+    doc: doc('Check widgets'),
+    handler: () => (_req, res) => void res.json({ checked: true }),
+  },
+  {
+    method: 'get',
+    path: '/:widget',
+    access: 'full',
+    doc: doc('Get a widget'),
+    handler: () => [
+      (_req, res, next) => {
+        res.locals['seen'] = 'before';
+        next();
+      },
+      (req, res) => void res.json({ widget: req.params['widget'], seen: res.locals['seen'] }),
+    ],
+  },
+  {
+    method: 'delete',
+    path: '/:widget',
+    access: 'full',
+    doc: doc('Delete a widget'),
+    handler: () => (_req, res) => void res.status(204).end(),
+  },
+]);
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  const app = express();
+  const router = Router();
+  mountFeature(router, widgets, { greeting: 'hello' });
+  app.use('/widgets', router);
+  const console = Router();
+  mountFeature(console, widgets, { greeting: 'from the console' }, '/console/api/widgets');
+  app.use('/console/api/widgets', console);
+  app.use(errorHandler(createLogger('silent'), '1mb'));
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+describe('a feature declared as endpoints', () => {
+  it('when a declared endpoint is called, then its handler answers with its dependencies, named by its pattern', async () => {
+    const answer = await fetch(`${base}/widgets`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ said: 'hello', route: '/widgets' });
+  });
+
+  it('when a feature is mounted a second time under another path, then its routes are named after that path', async () => {
+    const answer = await fetch(`${base}/console/api/widgets`);
+    expect(await answer.json()).toEqual({ said: 'from the console', route: '/console/api/widgets' });
+  });
+
+  it('when a handler is a chain, then each of its steps runs in order', async () => {
+    const answer = await fetch(`${base}/widgets/w1`);
+    expect(await answer.json()).toEqual({ widget: 'w1', seen: 'before' });
+  });
+
+  it('when a path is called with a method it does not declare, then the answer is 405 naming the methods it has', async () => {
+    const answer = await fetch(`${base}/widgets/w1`, { method: 'PUT' });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('GET, DELETE');
+  });
+
+  it('when a sending key asks, then only the endpoints declared sending admit it', () => {
+    const sending = sendingAccessOf(widgets);
+    const request = (method: string, path: string) => ({ method, path }) as Request;
+    expect(sending(request('POST', '/check'))).toBe(true);
+    expect(sending(request('GET', '/check'))).toBe(false);
+    expect(sending(request('GET', '/'))).toBe(false);
+    expect(sending(request('DELETE', '/w1'))).toBe(false);
+  });
+
+  it('when the document is built, then each endpoint is one operation with its path, method and the security of its access', () => {
+    expect(
+      operationsOf(widgets).map(({ method, path, security, summary }) => ({ method, path, security, summary })),
+    ).toEqual([
+      { method: 'get', path: '/widgets', security: [{ bearerAuth: [] }], summary: 'List widgets' },
+      { method: 'post', path: '/widgets/check', security: [{ bearerAuth: [] }], summary: 'Check widgets' },
+      { method: 'get', path: '/widgets/{widget}', security: [{ bearerAuth: [] }], summary: 'Get a widget' },
+      { method: 'delete', path: '/widgets/{widget}', security: [{ bearerAuth: [] }], summary: 'Delete a widget' },
+    ]);
+  });
+
+  it('when a path has parameters, then the document writes them in braces', () => {
+    expect(documentPath('/webhooks', '/:webhook/events/:event')).toBe('/webhooks/{webhook}/events/{event}');
+    expect(documentPath('/health', '/')).toBe('/health');
+  });
+});
