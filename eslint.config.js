@@ -30,12 +30,26 @@ export default tseslint.config(
   },
   {
     // The console runs in the browser: typed against the DOM by console/tsconfig.json (so TypeScript,
-    // not no-undef, knows its globals), and it reaches the service only over HTTP.
+    // not no-undef, knows its globals), and it reaches the service only over HTTP. Of the service's
+    // code it may import the answers' types (`import type` from src/contract), which compile away.
     files: ['console/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: ['**/api/**', '**/workers/**', '**/cli/**', '../../src/**', 'node:*'] },
+        {
+          patterns: [
+            { group: ['**/api/**', '**/workers/**', '**/cli/**', 'node:*'] },
+            {
+              group: ['**/src/**', '!**/src/contract/**'],
+              message: 'The console may import only types, and only from src/contract.',
+            },
+            {
+              group: ['**/src/contract/**'],
+              allowTypeImports: true,
+              message: 'The console may import only types from src/contract (`import type`).',
+            },
+          ],
+        },
       ],
     },
   },

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { SERVER_TIMEOUTS } from '../src/config.js';
 
 export interface RunningServer {
   server: Server;
@@ -10,11 +11,11 @@ export interface RunningServer {
 }
 
 export interface ListenOptions {
-  /** Longest time to receive a whole request, body included (default 5 min: a 100 MB import at 2.7 Mbit/s). */
+  /** Longest time to receive a whole request, body included. */
   requestTimeoutMs?: number;
-  /** Longest time to receive the request headers (default 10 s). */
+  /** Longest time to receive the request headers. */
   headersTimeoutMs?: number;
-  /** On close, how long in-flight requests may run before their connections are cut (default 8 s). */
+  /** On close, how long in-flight requests may run before their connections are cut. */
   shutdownGraceMs?: number;
 }
 
@@ -26,9 +27,9 @@ export async function listen(
   options: ListenOptions = {},
 ): Promise<RunningServer> {
   const server = app.listen(port, host);
-  server.requestTimeout = options.requestTimeoutMs ?? 300_000;
-  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
-  const shutdownGraceMs = options.shutdownGraceMs ?? 8000;
+  server.requestTimeout = options.requestTimeoutMs ?? SERVER_TIMEOUTS.requestMs;
+  server.headersTimeout = options.headersTimeoutMs ?? SERVER_TIMEOUTS.headersMs;
+  const shutdownGraceMs = options.shutdownGraceMs ?? SERVER_TIMEOUTS.shutdownGraceMs;
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -35,37 +35,21 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
   const batches = createBatchProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
   const reclassifications = createReclassificationQueue({ connection: redis, prefix: config.QUEUE_PREFIX });
   metrics.collectProcessMetrics();
-  const listening = await listen(
-    createApp({
-      db,
-      logger,
-      redis,
-      rateLimitPerSecond: config.RATE_LIMIT_PER_SECOND,
-      authFailuresPerSecond: config.AUTH_FAILURES_PER_SECOND,
-      trustProxy: config.TRUST_PROXY,
-      metrics,
-      queues,
-      metricsToken: config.METRICS_TOKEN,
-      adminToken: config.ADMIN_TOKEN,
-      feeds: {
-        publish: (events) => producer.publishMany(events),
-        emailIdTag: config.FEEDS_EMAIL_ID_TAG,
-        snsExtraCertHosts: config.FEEDS_SNS_EXTRA_CERT_HOSTS,
-      },
-      webhooks: {
-        allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
-        queue: (due) => queueDeliveries(deliveryQueue, due),
-      },
-      imports: batches,
-      reclassifications,
-      console: {
-        dir: config.CONSOLE_DIR ?? builtConsoleDir(),
-        sessionTtlMs: config.CONSOLE_SESSION_HOURS * 60 * 60 * 1000,
-      },
-    }),
-    config.HOST,
-    config.PORT,
-  );
+  // An app given no CONSOLE_DIR serves no console (the tests' apps); the API process serves, when it
+  // is unset, the build next to its own compiled modules, which only it can locate.
+  const appConfig = { ...config, CONSOLE_DIR: config.CONSOLE_DIR ?? builtConsoleDir() };
+  const app = createApp(appConfig, {
+    db,
+    logger,
+    redis,
+    metrics,
+    queues,
+    publishFeedEvents: (events) => producer.publishParsed(events),
+    queueDeliveries: (due) => queueDeliveries(deliveryQueue, due),
+    imports: batches,
+    reclassifications,
+  });
+  const listening = await listen(app, config.HOST, config.PORT);
   const running: RunningServer = {
     ...listening,
     close: async () => {

@@ -26,6 +26,20 @@ function hasHashTag(prefix: string): boolean {
   return open !== -1 && prefix.indexOf('}', open + 1) > open + 1;
 }
 
+/** The largest JSON (and feed) request body the API reads; larger ones answer 413 `payload_too_large`. */
+export const REQUEST_BODY_LIMIT = '1mb';
+
+/** The HTTP server's limits on a request's arrival, and how long a stopping process takes. */
+export const SERVER_TIMEOUTS = {
+  /** A whole request, body included: a 100 MB import at 2.7 Mbit/s. */
+  requestMs: 300_000,
+  headersMs: 10_000,
+  /** In-flight requests of a closing server finish within this, inside the process's own grace. */
+  shutdownGraceMs: 8000,
+  /** After a stop signal, the process exits by this time whatever is still running. */
+  processGraceMs: 10_000,
+} as const;
+
 /** The workers a process can run. */
 export const WORKER_KINDS = ['events', 'batches', 'webhooks'] as const;
 export type WorkerKind = (typeof WORKER_KINDS)[number];
@@ -59,10 +73,19 @@ const configSchema = z.object({
   ADMIN_TOKEN: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   QUEUE_PREFIX: z.string().min(1).default('bull'),
+  /**
+   * Namespace of the API's own records in Redis (rate limits, failed authentications, idempotency
+   * keys, feed replay tokens), so that services sharing a Redis keep apart.
+   */
+  REDIS_KEY_PREFIX: z.string().regex(/^\S+$/, { error: 'must not contain spaces' }).default('sl:'),
   WORKER_CONCURRENCY: positiveInt.default(1000),
   RATE_LIMIT_PER_SECOND: positiveInt.default(10),
   /** Per client address: failed authentications a second before its requests are refused unread. */
   AUTH_FAILURES_PER_SECOND: positiveInt.default(20),
+  /** How long a key lookup is trusted, in milliseconds: a revoked key stops working within this time. */
+  AUTH_CACHE_TTL_MS: wholeNumber
+    .pipe(z.number().min(1, { error: 'must be at least 1' }).max(60_000, { error: 'must be at most 60000 (a minute)' }))
+    .default(5000),
   /**
    * Express's `trust proxy`: unset, the client address is the connection's; behind a load balancer,
    * its hop count (`1`), `true`, or the proxies' addresses or subnets (`loopback, 10.0.0.0/8`).
@@ -74,7 +97,7 @@ const configSchema = z.object({
     .transform((value) =>
       value === 'true' ? true : value === 'false' ? false : /^[0-9]+$/.test(value) ? Number(value) : value,
     )
-    .optional(),
+    .default(false),
   /** The message tag or metadata key whose UUID value becomes a feed event's `source_id`. */
   FEEDS_EMAIL_ID_TAG: z.string().trim().min(1).default('email_id'),
   /** `host:port`s trusted as SNS hosts besides SNS's own (for tests); plain HTTP only on loopback. */
@@ -135,6 +158,16 @@ const checkedSchema = configSchema.superRefine((config, context) => {
       path: ['QUEUE_PREFIX'],
       message:
         "must contain a hash tag such as {sl} when REDIS_CLUSTER_NODES is set: BullMQ keeps each queue's keys in one slot",
+    });
+  }
+  // Each of these records is one key, so they spread over the slots; a hash tag would put them all,
+  // the busiest keys of every request, on one node.
+  if (hasHashTag(config.REDIS_KEY_PREFIX)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['REDIS_KEY_PREFIX'],
+      message:
+        'must not contain a hash tag when REDIS_CLUSTER_NODES is set: its records are single keys, and a tag would put them all on one node',
     });
   }
   // A cluster has database 0 only; a number in the URL would otherwise be ignored without a word.

@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, SERVER_TIMEOUTS, type Config } from './config.js';
 import { createDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { createLogger, type Logger } from './logger.js';
@@ -42,7 +42,11 @@ export async function openRuntime(applicationName: string, options: RuntimeOptio
  * Runs `stop` once on SIGTERM or SIGINT, then exits; a second signal, or a stop that takes longer
  * than `graceMs`, exits at once.
  */
-export function stopOnSignals(logger: Logger, stop: () => Promise<void>, graceMs = 10_000): void {
+export function stopOnSignals(
+  logger: Logger,
+  stop: () => Promise<void>,
+  graceMs: number = SERVER_TIMEOUTS.processGraceMs,
+): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stopping) {

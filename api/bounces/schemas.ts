@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { SUMMARY_MAX_DAYS } from '../../src/bounces/summary.js';
-import { UUID_PATTERN } from '../../src/domain/ids.js';
-
-/** Bounces one `POST /bounces/classify` takes. */
-export const CLASSIFY_LIMIT = 1000;
+import { uuidParameter } from '../../src/contract/cursor-query.js';
+import { MAX_CLASSIFY_ITEMS, SUMMARY_MAX_DAYS } from '../../src/contract/limits.js';
 
 // A diagnostic is cut to the length the audit trail keeps, as the event schema does, not refused.
 const text = (max: number, description: string) =>
@@ -45,7 +42,7 @@ export const classifyBodySchema = z.object(
     bounces: z
       .array(bounceEvidence, { error: 'must be a list of bounces.' })
       .min(1, { error: 'must hold at least one bounce.' })
-      .max(CLASSIFY_LIMIT, { error: `must hold at most ${CLASSIFY_LIMIT.toLocaleString('en')} bounces.` }),
+      .max(MAX_CLASSIFY_ITEMS, { error: `must hold at most ${MAX_CLASSIFY_ITEMS.toLocaleString('en')} bounces.` }),
   },
   { error: 'The request body must be a JSON object with `bounces`.' },
 );
@@ -91,8 +88,5 @@ export const reclassificationBodySchema = z
   .strict();
 
 export const reclassificationParamsSchema = z.object({
-  id: z
-    .string()
-    .regex(UUID_PATTERN, { error: 'must be a reclassification id (a UUID).' })
-    .transform((id) => id.toLowerCase()),
+  id: uuidParameter('a reclassification id'),
 });

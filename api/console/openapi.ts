@@ -1,5 +1,6 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { consoleSessionSchema, signInBodySchema } from './schemas.js';
+import { consoleSessionSchema } from '../../src/contract/console-session.js';
+import { signInBodySchema } from './schemas.js';
 import { errorResponses, JSON_TYPE } from '../openapi/responses.js';
 
 const tags = ['Console'];

@@ -1,4 +1,5 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { ConsoleSession } from '../../src/contract/console-session.js';
 import { findApiKeyByHash, touchApiKey } from '../../src/accounts/api-key-repository.js';
 import { createConsoleSession, deleteConsoleSession } from '../../src/accounts/console-session-repository.js';
 import type { Database } from '../../src/db/database.js';
@@ -40,7 +41,12 @@ function cookieOptions(req: Request) {
   return { path: SESSION_COOKIE_PATH, httpOnly: true, sameSite: 'strict' as const, secure: req.secure };
 }
 
-function sessionBody(session: { accountId: string; accountName: string; csrfToken: string; expiresAt: Date }) {
+function sessionBody(session: {
+  accountId: string;
+  accountName: string;
+  csrfToken: string;
+  expiresAt: Date;
+}): ConsoleSession {
   return {
     object: 'console_session',
     account: { id: session.accountId, name: session.accountName },

@@ -10,8 +10,8 @@ export interface AuthFailureLimitOptions {
   logger: Logger;
   /** Failed authentications per second per client address before its requests are refused. */
   failuresPerSecond: number;
-  /** Namespace of the counters in Redis. */
-  keyPrefix?: string;
+  /** Namespace of the counters in Redis (REDIS_KEY_PREFIX). */
+  keyPrefix: string;
   onRedisFailure?: (error: unknown) => void;
   onRejected?: () => void;
 }
@@ -41,7 +41,7 @@ export function createAuthFailureLimit(options: AuthFailureLimitOptions): AuthFa
   const limit = options.failuresPerSecond;
   const failures = new RateLimiterRedis({
     storeClient: options.redis,
-    keyPrefix: `${options.keyPrefix ?? 'sl:'}auth-failures`,
+    keyPrefix: `${options.keyPrefix}auth-failures`,
     points: limit,
     duration: 1,
     rejectIfRedisNotReady: true,

@@ -102,10 +102,16 @@ export function documentPath(mountPath: string, path: string): string {
  * documentation says otherwise (an optional token, as `/metrics` has).
  */
 export function operationsOf<Deps>(feature: Feature<Deps>): RouteConfig[] {
-  return feature.endpoints.map((endpoint) => ({
-    method: endpoint.method,
-    path: documentPath(feature.mountPath, endpoint.path),
-    security: SECURITY[endpoint.access],
-    ...endpoint.doc,
-  }));
+  return feature.endpoints.map((endpoint) => {
+    // The operation's fields in the order the document has always listed them.
+    const { request, responses, security, ...about } = endpoint.doc;
+    return {
+      method: endpoint.method,
+      path: documentPath(feature.mountPath, endpoint.path),
+      ...about,
+      security: security ?? SECURITY[endpoint.access],
+      ...(request && { request }),
+      responses,
+    };
+  });
 }

@@ -10,13 +10,14 @@ export interface IdempotencyOptions {
   /** A fail-fast ('request' role) client. */
   redis: RedisClient;
   logger: Logger;
-  /** Namespace of the records in Redis. */
-  keyPrefix?: string;
-  /** How long a finished response is replayed. */
-  ttlSeconds?: number;
-  /** How long a "running" marker holds the key, so that a crashed request frees it. */
-  lockSeconds?: number;
+  /** Namespace of the records in Redis (REDIS_KEY_PREFIX). */
+  keyPrefix: string;
 }
+
+/** How long a finished response is replayed. */
+const TTL_SECONDS = 24 * 60 * 60;
+/** How long a "running" marker holds the key, so that a crashed request frees it. */
+const LOCK_SECONDS = 60;
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const MAX_KEY_LENGTH = 256;
@@ -39,23 +40,21 @@ function unavailable(error: unknown): AppError {
 /**
  * `Idempotency-Key` for POST requests. Mount it after `authenticate` and the body parser. The first
  * request with a key takes a "running" marker (SET NX with a short TTL), runs, and its response
- * (status and JSON body) is stored for `ttlSeconds` before it is sent; a repeat with the same
+ * (status and JSON body) is stored for `TTL_SECONDS` before it is sent; a repeat with the same
  * method, path and body replays it with `idempotent-replayed: true`. Responses of 5xx are not
  * stored (the marker is dropped so a retry runs again); 4xx are stored and replayed. Keys are
  * scoped per account. Without the header, Redis is not touched.
  */
 export function idempotency(options: IdempotencyOptions): RequestHandler {
   const { redis, logger } = options;
-  const prefix = `${options.keyPrefix ?? 'sl:'}idempotency`;
-  const ttlSeconds = options.ttlSeconds ?? 24 * 60 * 60;
-  const lockSeconds = options.lockSeconds ?? 60;
+  const prefix = `${options.keyPrefix}idempotency`;
 
   /** Takes the key, or answers from what is already stored under it. */
   async function claim(redisKey: string, fingerprint: string): Promise<StoredRecord | null> {
     const running = JSON.stringify({ state: 'running', fingerprint } satisfies StoredRecord);
     // A record that expires between SET NX and GET is simply claimed on the next round.
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const taken = await redis.set(redisKey, running, 'EX', lockSeconds, 'NX');
+      const taken = await redis.set(redisKey, running, 'EX', LOCK_SECONDS, 'NX');
       if (taken === 'OK') return null;
       const stored = await redis.get(redisKey);
       if (stored !== null) return JSON.parse(stored) as StoredRecord;
@@ -103,7 +102,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
               redisKey,
               JSON.stringify({ state: 'done', fingerprint, status, body } satisfies StoredRecord),
               'EX',
-              ttlSeconds,
+              TTL_SECONDS,
             );
       stored
         .catch((error: unknown) => logger.warn({ err: error, status }, 'could not store the idempotent response'))

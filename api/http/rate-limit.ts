@@ -12,8 +12,8 @@ export interface RateLimiterOptions {
   /** Requests each account may make per second, across every process sharing this Redis. */
   pointsPerSecond: number;
   logger: Logger;
-  /** Namespace of the counters in Redis. */
-  keyPrefix?: string;
+  /** Namespace of the counters in Redis (REDIS_KEY_PREFIX). */
+  keyPrefix: string;
   /** Called each time Redis could not be asked and the request was let through (fail open). */
   onRedisFailure?: (error: unknown) => void;
   /** Called each time a request is refused with 429. */
@@ -45,7 +45,7 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
   const limiter = new LeasedRateLimiter(
     new RateLimiterRedis({
       storeClient: options.redis,
-      keyPrefix: `${options.keyPrefix ?? 'sl:'}ratelimit`,
+      keyPrefix: `${options.keyPrefix}ratelimit`,
       points: limit,
       duration: 1,
       // Do not wait for a reconnect: answer from the error path at once.

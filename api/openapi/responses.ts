@@ -2,7 +2,7 @@ import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import { ERROR_CODES, exampleMessage, type ErrorCode } from '../../src/error-codes.js';
 import { rateLimitHeaders } from './headers.js';
-import { errorSchema } from './schemas.js';
+import { errorSchema } from '../../src/contract/error.js';
 
 export const JSON_TYPE = 'application/json';
 

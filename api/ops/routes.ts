@@ -4,6 +4,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { Readiness } from '../../src/contract/operations.js';
 import type { Database } from '../../src/db/database.js';
 import { errorMessage } from '../../src/error-codes.js';
 import { AppError } from '../../src/errors.js';
@@ -97,7 +98,7 @@ export function opsRouter(options: OpsOptions): Router {
       ]);
       const checks = redisCheck === undefined ? { database } : { database, redis: redisCheck };
       const ready = Object.values(checks).every((value) => value === 'ok');
-      res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks });
+      res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks } satisfies Readiness);
     })
     .all(methodNotAllowed('GET'));
 

@@ -1,51 +1,10 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
-import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES, type BounceCategory } from '../../src/bounces/categories.js';
-import {
-  DEFAULT_SETTINGS,
-  EXPIRE_AFTER_DAYS,
-  SOFT_BOUNCE_THRESHOLD,
-  SOFT_BOUNCE_WINDOW_DAYS,
-} from '../../src/policy/settings.js';
+import { settingsSchema } from '../../src/contract/settings.js';
+import { DEFAULT_SETTINGS } from '../../src/policy/settings.js';
 import { updateSettingsBodySchema } from './schemas.js';
 import { authenticatedErrors, BEARER_SECURITY, JSON_TYPE, jsonAnswer } from '../openapi/responses.js';
 
 const tags = ['Settings'];
-
-const within = (bounds: { min: number; max: number }) => z.int().min(bounds.min).max(bounds.max);
-const expiryDays = within(EXPIRE_AFTER_DAYS).nullable();
-const action = z.enum(BOUNCE_ACTIONS);
-
-/** The answer of both operations; `.strict()` as in schemas.ts, so an example with an unknown field fails. */
-export const settingsSchema = z
-  .object({
-    object: z.literal('suppression_settings'),
-    bounce_actions: z
-      .object(
-        Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, action])) as Record<
-          BounceCategory,
-          typeof action
-        >,
-      )
-      .strict()
-      .meta({
-        description:
-          'What a bounce of each category does: `suppress` puts the address on the list at once, `count` counts toward the soft-bounce threshold, `record` keeps the record only.',
-      }),
-    soft_bounce_threshold: within(SOFT_BOUNCE_THRESHOLD).nullable().meta({
-      description:
-        'Bounces whose category’s action is `count` of an address within the window that suppress it; `null`: they never do.',
-    }),
-    soft_bounce_window_days: within(SOFT_BOUNCE_WINDOW_DAYS).meta({
-      description: 'The window the soft bounces are counted over, in days.',
-    }),
-    expire_after_days: z
-      .object({ bounce: expiryDays, complaint: expiryDays, manual: expiryDays })
-      .strict()
-      .meta({ description: 'Days after its creation that an entry of each origin is removed; `null`: never.' }),
-  })
-  .strict()
-  .meta({ id: 'SuppressionSettings' });
 
 const defaults = { object: 'suppression_settings', ...DEFAULT_SETTINGS };
 const changed = {

@@ -1,4 +1,5 @@
 import { Router, type RequestHandler } from 'express';
+import type { SettingsResource } from '../../src/contract/settings.js';
 import type { Database } from '../../src/db/database.js';
 import { getSettings, updateSettings } from '../../src/policy/settings-repository.js';
 import type { SuppressionSettings } from '../../src/policy/settings.js';
@@ -11,8 +12,8 @@ import { parseInput } from '../http/validation.js';
 /** Where `settingsRouter` is mounted. */
 export const SETTINGS_PATH = '/settings';
 
-function toResource(settings: SuppressionSettings) {
-  return { object: 'suppression_settings' as const, ...settings };
+function toResource(settings: SuppressionSettings): SettingsResource {
+  return { object: 'suppression_settings', ...settings };
 }
 
 /**

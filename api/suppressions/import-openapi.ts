@@ -1,48 +1,9 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
-import { ORIGINS } from '../../src/suppressions/suppression.js';
-import { LIST_FORMATS } from '../../src/lists/list-format.js';
+import { importSchema } from '../../src/contract/imports.js';
 import { importParamsSchema, importQuerySchema } from './schemas.js';
 import { authenticatedErrors, BEARER_SECURITY, jsonAnswer } from '../openapi/responses.js';
 
 const tags = ['Suppressions'];
-const count = (description: string) => z.int().min(0).meta({ description });
-
-/** `.strict()` as in schemas.ts, so an example with an unknown field fails the document's test. */
-export const importSchema = z
-  .object({
-    object: z.literal('import'),
-    id: z.uuid(),
-    status: z.enum(['reading', 'processing', 'completed', 'failed']).meta({
-      description:
-        '`reading` while the body arrives, `processing` once every line is queued, `completed` once every job has finished (failed jobs included: see `failed_jobs`), `failed` when the body could not be read to its end (`error` says why; the lines before were still queued).',
-    }),
-    origin: z.enum(ORIGINS),
-    format: z.enum(LIST_FORMATS),
-    created_at: z.iso.datetime({ offset: true }),
-    completed_at: z.iso.datetime({ offset: true }).nullable(),
-    lines: count('Lines read, blank ones and a header included.'),
-    invalid: count('Lines with no valid address.'),
-    queued: count('Addresses queued.'),
-    duplicates: count('Lines repeating an address already queued in the same job.'),
-    processed: count('Addresses of the finished jobs: `processed` of `queued` is the progress.'),
-    added: count('Addresses put on the list.'),
-    already_present: count('Addresses that were on the list already.'),
-    jobs: count('Batch jobs queued.'),
-    finished_jobs: count('Jobs finished, failed ones included.'),
-    failed_jobs: count('Jobs that failed for good; their addresses were not all written.'),
-    invalid_lines: z
-      .array(
-        z
-          .object({ line: z.int().min(1), value: z.string().optional(), reason: z.string() })
-          .strict()
-          .meta({ description: 'A line (from 1) that was not queued, its value when it had one, and why.' }),
-      )
-      .meta({ description: 'The first 100 invalid lines; the rest are only counted.' }),
-    error: z.string().nullable(),
-  })
-  .strict()
-  .meta({ id: 'Import' });
 
 const example = {
   object: 'import',

@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+import type { ImportResource } from '../../src/contract/imports.js';
 import type { BatchProducer } from '../../src/batches/batch-producer.js';
 import type { Database } from '../../src/db/database.js';
 import { createImport } from '../../src/imports/import-repository.js';
@@ -99,7 +100,7 @@ export function addImportRoutes(router: Router, mountPath: string, db: Database,
       const { import: id } = parseInput(importParamsSchema, req.params);
       const found = await readImportStatus(db, accountOf(res), id, producer);
       if (!found) throw importNotFound();
-      res.json(found);
+      res.json(found satisfies ImportResource);
     })
     .all(methodNotAllowed('GET'));
 }

@@ -1,4 +1,14 @@
 import { Router, type Request, type RequestHandler } from 'express';
+import type { AuditRecordPage } from '../../src/contract/audit-record.js';
+import type { SuppressionCheck } from '../../src/contract/check.js';
+import type {
+  BatchAddResult,
+  BatchRemoveResult,
+  RemovalResult,
+  SuppressionPage,
+  SuppressionRef,
+  SuppressionResource,
+} from '../../src/contract/suppression.js';
 import type { Database } from '../../src/db/database.js';
 import { historyAddress, listHistory } from '../../src/suppressions/suppression-history.js';
 import { streamSuppressions } from '../../src/export/suppression-export.js';
@@ -110,7 +120,7 @@ export function suppressionsRouter(
         checked: valid.length,
         suppressed: found.filter((entry) => entry !== null).map(toResource),
         invalid: invalid.map(({ index, value, reason }) => ({ index, email: value, reason })),
-      });
+      } satisfies SuppressionCheck);
     })
     .all(methodNotAllowed('POST'));
 
@@ -147,7 +157,7 @@ export function suppressionsRouter(
       const found =
         'id' in target ? await lookups.byId(accountId, target.id) : await lookups.byEmail(accountId, target.email);
       if (!found) throw new AppError('not_found');
-      res.json(toResource(found));
+      res.json(toResource(found) satisfies SuppressionResource);
     })
     .delete(async (req, res) => {
       const target = pathTarget(req.params.suppression);
@@ -159,7 +169,7 @@ export function suppressionsRouter(
         keyId,
       );
       if (id === undefined) throw new AppError('not_found');
-      res.json({ object: 'suppression', id, deleted: true });
+      res.json({ object: 'suppression', id, deleted: true } satisfies RemovalResult);
     })
     .all(methodNotAllowed('GET', 'DELETE'));
 
@@ -173,7 +183,11 @@ export function suppressionsRouter(
       if (email === null) throw new AppError('not_found');
       try {
         const page = await listHistory(db, accountId, email, query);
-        res.json({ object: 'list', has_more: page.hasMore, data: page.records.map(toAuditRecordResource) });
+        res.json({
+          object: 'list',
+          has_more: page.hasMore,
+          data: page.records.map(toAuditRecordResource),
+        } satisfies AuditRecordPage);
       } catch (error) {
         if (error instanceof UnknownCursorError)
           throw invalidField(error.parameter, "is not an event of this address's history.");
@@ -191,7 +205,11 @@ export function suppressionsRouter(
         createdAfter: created_after,
         createdBefore: created_before,
       });
-      res.json({ object: 'list', has_more: page.hasMore, data: page.entries.map(toResource) });
+      res.json({
+        object: 'list',
+        has_more: page.hasMore,
+        data: page.entries.map(toResource),
+      } satisfies SuppressionPage);
     })
     .post(async (req, res) => {
       const body = parseInput(addBodySchema, req.body);
@@ -199,7 +217,9 @@ export function suppressionsRouter(
       const [added] = await addSuppressions(db, accountOf(res), [
         { id: newId(), email, origin: 'manual', sourceId: null },
       ]);
-      res.status(201).json({ object: 'suppression', id: added?.id });
+      // One entry in, one out: the statement answers for every address it is given.
+      if (!added) throw new AppError('service_unavailable');
+      res.status(201).json({ object: 'suppression', id: added.id } satisfies SuppressionRef);
     })
     .all(methodNotAllowed('GET', 'POST'));
 
@@ -212,7 +232,7 @@ export function suppressionsRouter(
         accountOf(res),
         emails.map((email) => ({ id: newId(), email, origin: 'manual' as const, sourceId: null })),
       );
-      res.status(201).json({ data: added.map(({ id }) => ({ object: 'suppression', id })) });
+      res.status(201).json({ data: added.map(({ id }) => ({ object: 'suppression', id })) } satisfies BatchAddResult);
     })
     .all(methodNotAllowed('POST'));
 
@@ -224,7 +244,9 @@ export function suppressionsRouter(
         ? { ids: [...new Set(body.ids)] }
         : { emails: requireEmails(body.emails ?? [], 'emails') };
       const removed = await removeSuppressions(db, accountId, target, keyId);
-      res.json({ data: removed.map((id) => ({ object: 'suppression', id, deleted: true })) });
+      res.json({
+        data: removed.map((id) => ({ object: 'suppression', id, deleted: true })),
+      } satisfies BatchRemoveResult);
     })
     .all(methodNotAllowed('POST'));
 

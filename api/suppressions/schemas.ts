@@ -1,31 +1,13 @@
 import { z } from 'zod';
 import { normalizeDomain, parseEmailFilter } from '../../src/suppressions/email-search.js';
-import { UUID_PATTERN } from '../../src/domain/ids.js';
 import { ORIGINS } from '../../src/suppressions/suppression.js';
 import { EXPORT_FORMATS } from '../../src/export/export-formats.js';
-import { LIST_FORMATS } from '../../src/lists/list-format.js';
-
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_BATCH_ITEMS = 100;
-/** Addresses one send-time check may ask about. */
-export const MAX_CHECK_ITEMS = 1000;
+import { LIST_FORMATS } from '../../src/contract/imports.js';
+import { cursorQuery, oneCursorAtATime, uuidParameter } from '../../src/contract/cursor-query.js';
+import { MAX_BATCH_ITEMS, MAX_CHECK_ITEMS } from '../../src/contract/limits.js';
 
 // Messages are predicates: parseInput puts the field's name in front of them.
-const suppressionId = z
-  .string({ error: 'must be a string.' })
-  .regex(UUID_PATTERN, { error: 'must be a suppression id (a UUID).' })
-  // OpenAPI metadata only (api/openapi/): JSON Schema has no regex flags, so the pattern is spelled case-insensitively.
-  .meta({ format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' })
-  .transform((id) => id.toLowerCase());
-
-const pageSize = z
-  .string({ error: `must be a single whole number from 1 to ${MAX_PAGE_SIZE}.` })
-  .regex(/^[0-9]{1,3}$/, { error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}.` })
-  .transform(Number)
-  .refine((limit) => limit >= 1 && limit <= MAX_PAGE_SIZE, {
-    error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
-  });
+const suppressionId = uuidParameter('a suppression id');
 
 const origin = z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}.` });
 
@@ -53,21 +35,17 @@ const timestamp = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 timestamp with a time zone, such as `2026-03-14T09:26:53Z`.' })
   .transform((value) => new Date(value));
 
-export const listQuerySchema = z
-  .object({
-    limit: pageSize.default(DEFAULT_PAGE_SIZE).meta({
-      description: `Entries per page, 1 to ${MAX_PAGE_SIZE}.`,
-      default: String(DEFAULT_PAGE_SIZE),
-      example: '50',
-    }),
-    after: suppressionId.optional().meta({
+export const listQuerySchema = oneCursorAtATime(
+  cursorQuery(suppressionId, {
+    after: {
       description: 'A suppression id: the page of entries just older than it (the next page). Not with `before`.',
       example: '019cebab-8d7d-76a0-8f24-546e4de3bc59',
-    }),
-    before: suppressionId.optional().meta({
+    },
+    before: {
       description: 'A suppression id: the page of entries just newer than it (the previous page). Not with `after`.',
       example: '019cebab-9165-711e-8683-335430abe2ad',
-    }),
+    },
+  }).extend({
     origin: origin.optional().meta({ description: 'Only entries of this origin.', example: 'bounce' }),
     email: emailFilter.optional().meta({
       description:
@@ -86,17 +64,14 @@ export const listQuerySchema = z
       description: 'Only entries created before this moment (exclusive), compared to the millisecond.',
       example: '2026-03-15T00:00:00+01:00',
     }),
-  })
-  .refine((query) => query.after === undefined || query.before === undefined, {
-    error: '`after` and `before` cannot be used together.',
-  })
-  .refine(
-    (query) =>
-      query.created_after === undefined ||
-      query.created_before === undefined ||
-      query.created_after < query.created_before,
-    { error: 'must be earlier than `created_before`.', path: ['created_after'] },
-  );
+  }),
+).refine(
+  (query) =>
+    query.created_after === undefined ||
+    query.created_before === undefined ||
+    query.created_after < query.created_before,
+  { error: 'must be earlier than `created_before`.', path: ['created_after'] },
+);
 
 /** `GET /suppressions/export`: the file's format, and optionally one origin. */
 export const exportQuerySchema = z.object({
@@ -125,12 +100,7 @@ export const importQuerySchema = z.object({
 });
 
 /** `GET /suppressions/imports/{import}`. */
-export const importParamsSchema = z.object({
-  import: z
-    .string()
-    .regex(UUID_PATTERN, { error: 'must be an import id (a UUID).' })
-    .transform((id) => id.toLowerCase()),
-});
+export const importParamsSchema = z.object({ import: uuidParameter('an import id') });
 
 const eventIdProblem = 'must be an event id (1 to 255 characters).';
 
@@ -142,22 +112,19 @@ const eventCursor = z
   // PostgreSQL text cannot hold NUL: such a value names no event, and is refused before it is sent.
   .refine((id) => !id.includes('\u0000'), { error: eventIdProblem });
 
-export const historyQuerySchema = z
-  .object({
-    limit: listQuerySchema.shape.limit,
-    after: eventCursor.optional().meta({
+export const historyQuerySchema = oneCursorAtATime(
+  cursorQuery(eventCursor, {
+    after: {
       description:
         "An `event_id` of this address's history: the page of records just older than it. Not with `before`.",
       example: 'ses-0102018f5e2c9b1a-7d1c',
-    }),
-    before: eventCursor.optional().meta({
+    },
+    before: {
       description: "An `event_id` of this address's history: the page of records just newer than it. Not with `after`.",
       example: '019cebab-9165-711e-8683-335430abe2ad',
-    }),
-  })
-  .refine((query) => query.after === undefined || query.before === undefined, {
-    error: '`after` and `before` cannot be used together.',
-  });
+    },
+  }),
+);
 
 function batchOf<T extends z.ZodType>(item: T, max = MAX_BATCH_ITEMS) {
   return z

@@ -3,8 +3,10 @@ import {
   attemptListQuerySchema,
   createWebhookBodySchema,
   eventListQuerySchema,
+  eventParamsSchema,
   updateWebhookBodySchema,
   webhookListQuerySchema,
+  webhookParamsSchema,
 } from './schemas.js';
 import {
   exampleAttempt,
@@ -18,18 +20,18 @@ import {
 import { idempotencyHeaders } from '../openapi/headers.js';
 import { authenticatedErrors, BEARER_SECURITY, BODY_ERRORS, JSON_TYPE, jsonAnswer } from '../openapi/responses.js';
 import {
-  attemptListSchema,
-  eventListSchema,
-  eventParamsSchema,
-  webhookEventRefSchema,
-  webhookEventSchema,
   webhookListSchema,
-  webhookParamsSchema,
   webhookRefSchema,
   webhookRemovalSchema,
   webhookSchema,
   webhookSecretSchema,
-} from './response-schemas.js';
+} from '../../src/contract/webhook.js';
+import {
+  attemptListSchema,
+  eventListSchema,
+  webhookEventRefSchema,
+  webhookEventSchema,
+} from '../../src/contract/webhook-event.js';
 
 const tags = ['Webhooks'];
 

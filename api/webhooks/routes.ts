@@ -1,4 +1,18 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type {
+  WebhookPage,
+  WebhookRef,
+  WebhookRemoval,
+  WebhookResource,
+  WebhookSecret,
+} from '../../src/contract/webhook.js';
+import {
+  EVENT_ID_PATTERN,
+  type AttemptPage,
+  type EventLogPage,
+  type WebhookEventRef,
+  type WebhookEventResource,
+} from '../../src/contract/webhook-event.js';
 import type { Database } from '../../src/db/database.js';
 import { findDelivery, listAttempts, listDeliveries, replayDelivery } from '../../src/webhooks/event-log.js';
 import { UnknownCursorError } from '../../src/db/keyset-page.js';
@@ -24,7 +38,6 @@ import { parseInput } from '../http/validation.js';
 import {
   attemptListQuerySchema,
   createWebhookBodySchema,
-  EVENT_ID_PATTERN,
   eventListQuerySchema,
   updateWebhookBodySchema,
   webhookListQuerySchema,
@@ -102,19 +115,25 @@ export function webhooksRouter(options: WebhooksRouterOptions, guards: readonly 
     .get(async (req, res) => {
       const query = parseInput(webhookListQuerySchema, req.query);
       const page = await listWebhooks(db, { accountId: accountOf(res), ...query });
-      res.json({ object: 'list', has_more: page.hasMore, data: page.webhooks.map(toListedWebhook) });
+      res.json({
+        object: 'list',
+        has_more: page.hasMore,
+        data: page.webhooks.map(toListedWebhook),
+      } satisfies WebhookPage);
     })
     .post(async (req, res) => {
       const body = parseInput(createWebhookBodySchema, req.body);
       const endpoint = await checkedEndpoint(body.endpoint);
       const webhook = await createWebhook(db, { accountId: accountOf(res), endpoint, events: body.events });
-      res.status(201).json({ object: 'webhook', id: webhook.id, signing_secret: webhook.signingSecret });
+      res
+        .status(201)
+        .json({ object: 'webhook', id: webhook.id, signing_secret: webhook.signingSecret } satisfies WebhookSecret);
     })
     .all(methodNotAllowed('GET', 'POST'));
 
   route('/:webhook_id')
     .get(async (req, res) => {
-      res.json(toWebhookResource(await requireWebhook(req, res)));
+      res.json(toWebhookResource(await requireWebhook(req, res)) satisfies WebhookResource);
     })
     .patch(async (req, res) => {
       const id = webhookIdOf(req);
@@ -122,12 +141,12 @@ export function webhooksRouter(options: WebhooksRouterOptions, guards: readonly 
       const endpoint = body.endpoint === undefined ? undefined : await checkedEndpoint(body.endpoint);
       const updated = await updateWebhook(db, accountOf(res), id, { ...body, endpoint });
       if (!updated) throw webhookNotFound();
-      res.json({ object: 'webhook', id: updated.id });
+      res.json({ object: 'webhook', id: updated.id } satisfies WebhookRef);
     })
     .delete(async (req, res) => {
       const id = webhookIdOf(req);
       if (!(await removeWebhook(db, accountOf(res), id))) throw webhookNotFound();
-      res.json({ object: 'webhook', id, deleted: true });
+      res.json({ object: 'webhook', id, deleted: true } satisfies WebhookRemoval);
     })
     .all(methodNotAllowed('GET', 'PATCH', 'DELETE'));
 
@@ -135,7 +154,7 @@ export function webhooksRouter(options: WebhooksRouterOptions, guards: readonly 
     .post(async (req, res) => {
       const rotated = await rotateSigningSecret(db, accountOf(res), webhookIdOf(req));
       if (!rotated) throw webhookNotFound();
-      res.json({ object: 'webhook', id: rotated.id, signing_secret: rotated.signingSecret });
+      res.json({ object: 'webhook', id: rotated.id, signing_secret: rotated.signingSecret } satisfies WebhookSecret);
     })
     .all(methodNotAllowed('POST'));
 
@@ -145,7 +164,11 @@ export function webhooksRouter(options: WebhooksRouterOptions, guards: readonly 
       const query = parseInput(eventListQuerySchema, req.query);
       try {
         const page = await listDeliveries(db, webhook.id, query);
-        res.json({ object: 'list', has_more: page.hasMore, data: page.deliveries.map(toEventLogEntry) });
+        res.json({
+          object: 'list',
+          has_more: page.hasMore,
+          data: page.deliveries.map(toEventLogEntry),
+        } satisfies EventLogPage);
       } catch (error) {
         if (error instanceof UnknownCursorError)
           throw invalidField(error.parameter, 'is not an event of this webhook.');
@@ -159,7 +182,7 @@ export function webhooksRouter(options: WebhooksRouterOptions, guards: readonly 
       const webhook = await requireWebhook(req, res);
       const delivery = await findDelivery(db, webhook.id, eventIdOf(req));
       if (!delivery) throw eventNotFound();
-      res.json(toWebhookEventResource(delivery));
+      res.json(toWebhookEventResource(delivery) satisfies WebhookEventResource);
     })
     .all(methodNotAllowed('GET'));
 
@@ -169,7 +192,7 @@ export function webhooksRouter(options: WebhooksRouterOptions, guards: readonly 
       const due = await replayDelivery(db, webhook.id, eventIdOf(req));
       if (!due) throw eventNotFound();
       await queueReplay(due);
-      res.json({ object: 'webhook_event', id: due.deliveryId });
+      res.json({ object: 'webhook_event', id: due.deliveryId } satisfies WebhookEventRef);
     })
     .all(methodNotAllowed('POST'));
 
@@ -180,7 +203,11 @@ export function webhooksRouter(options: WebhooksRouterOptions, guards: readonly 
       if (!delivery) throw eventNotFound();
       const query = parseInput(attemptListQuerySchema, req.query);
       const page = await listAttempts(db, delivery.id, query);
-      res.json({ object: 'list', has_more: page.hasMore, data: page.attempts.map(toAttemptResource) });
+      res.json({
+        object: 'list',
+        has_more: page.hasMore,
+        data: page.attempts.map(toAttemptResource),
+      } satisfies AttemptPage);
     })
     .all(methodNotAllowed('GET'));
 

@@ -4,20 +4,38 @@ import type { Queryable } from '../../src/db/database.js';
 import { createFeed, listFeeds, removeFeed } from '../../src/feeds/feed-repository.js';
 import { isUuid } from '../../src/domain/ids.js';
 import { feedPath, newFeedId, type Feed } from '../../src/feeds/feed.js';
-import { PROVIDERS, type Provider } from '../../src/feeds/feed-mapping.js';
-import { feedSettings, foreignOptions, type FeedSettingsInput } from '../../src/feeds/feed-settings.js';
+import { createOptions, feedSettings, foreignOptions, type FeedSettingsInput } from '../../src/feeds/feed-settings.js';
+import { feedProvider, PROVIDERS, type Provider } from '../../src/feeds/providers/index.js';
 import { findListAccount } from '../lists/list-account.js';
 import { withRuntime } from '../with-runtime.js';
 
-interface CreateOptions extends Omit<FeedSettingsInput, 'topicArns'> {
+interface CreateOptions {
   account: string;
   provider: Provider;
-  /** Every `--topic-arn` given. */
-  topicArn?: string[];
   json?: boolean;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+interface ProviderOption {
+  key: string;
+  cli: Option;
+}
+
+/** The providers' options, each once, as commander takes them: described with the providers that take it. */
+function providerOptions(): ProviderOption[] {
+  return createOptions().map((option) => {
+    const cli = new Option(option.flags, `${option.providers.join(', ')}: ${option.description}`);
+    return { key: option.key, cli: option.repeatable ? cli.argParser(collect) : cli };
+  });
+}
+
+/** What the providers' options were given, by their keys. */
+function settingsInput(given: ProviderOption[], options: Record<string, unknown>): FeedSettingsInput {
+  return Object.fromEntries(
+    given.map(({ key, cli }) => [key, options[cli.attributeName()] as FeedSettingsInput[string]]),
+  );
+}
 
 /** The account named or with this id; a new name creates it, as `keys create` does. */
 async function accountFor(db: Queryable, nameOrId: string): Promise<Account> {
@@ -27,22 +45,12 @@ async function accountFor(db: Queryable, nameOrId: string): Promise<Account> {
   return ensureAccount(db, nameOrId);
 }
 
-const SETUP_HINTS: Record<Provider, string> = {
-  ses: 'Subscribe this URL (HTTPS) to the topic, with raw message delivery off; the subscription is confirmed on its first message.',
-  sendgrid: 'Set it as the Event Webhook URL, with signed event webhook requests on.',
-  postmark:
-    'Set it as the webhook URL with the credentials above as Basic auth: https://<username>:<password>@<host>/feeds/<id>.',
-  mailgun: 'Add it as the webhook URL for the permanent failure, temporary failure and spam complaint events.',
-  resend: 'Add it as a webhook endpoint for email.bounced and email.complained.',
-};
-
 function printCreated(feed: Feed, accountName: string, shown: Record<string, string | string[]>): void {
   const lines = [
     `Created ${feed.provider} feed ${feed.id} for account "${accountName}" (${feed.accountId}).`,
     `Path (below this service's base URL): ${feedPath(feed.id)}`,
     ...Object.entries(shown).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`),
-    ...(feed.provider === 'postmark' ? ['The password is shown only now; keep it secret.'] : []),
-    SETUP_HINTS[feed.provider],
+    ...feedProvider(feed.provider).settings.hints,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -52,23 +60,17 @@ export function feedsCommand(): Command {
     'create, list and remove provider feeds (bounce and complaint webhooks)',
   );
 
-  feeds
+  const create = feeds
     .command('create')
     .description('create a feed: a webhook URL for one provider, verified with its own signature or credentials')
     .requiredOption('--account <name-or-id>', 'the account whose list the feed fills (a new name creates it)')
-    .addOption(new Option('--provider <provider>', 'the sending provider').choices(PROVIDERS).makeOptionMandatory())
-    .option('--topic-arn <arn>', 'ses: an SNS topic whose notifications the feed takes (repeatable)', collect)
-    .option('--public-key <base64>', 'sendgrid: the Event Webhook verification key')
-    .option('--signing-key <key>', 'mailgun: the HTTP webhook signing key')
-    .option('--signing-secret <secret>', 'resend: the webhook signing secret (whsec_...)')
+    .addOption(new Option('--provider <provider>', 'the sending provider').choices(PROVIDERS).makeOptionMandatory());
+  const providerFlags = providerOptions();
+  for (const { cli } of providerFlags) create.addOption(cli);
+  create
     .option('--json', 'print one JSON line: {"feed_id","account_id","provider","path"} and the provider\'s fields')
-    .action(async (options: CreateOptions) => {
-      const input: FeedSettingsInput = {
-        topicArns: options.topicArn,
-        publicKey: options.publicKey,
-        signingKey: options.signingKey,
-        signingSecret: options.signingSecret,
-      };
+    .action(async (options: CreateOptions & Record<string, unknown>) => {
+      const input = settingsInput(providerFlags, options);
       const foreign = foreignOptions(options.provider, input);
       if (foreign.length > 0) throw new Error(`${foreign.join(', ')} is not an option of ${options.provider} feeds.`);
       const settings = feedSettings(options.provider, input);

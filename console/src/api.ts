@@ -1,3 +1,13 @@
+// The answers' types come from the service's contract, types only: the console reaches the service
+// over HTTP, and lint allows it nothing else of src/.
+import type { AuditRecordPage, AuditRecordResource as AuditRecord } from '../../src/contract/audit-record.js';
+import type { BounceSummary } from '../../src/contract/bounces.js';
+import type { SuppressionCheck } from '../../src/contract/check.js';
+import type { ConsoleSession } from '../../src/contract/console-session.js';
+import type { ImportResource } from '../../src/contract/imports.js';
+import type { SettingsResource as SuppressionSettings } from '../../src/contract/settings.js';
+import type { SuppressionPage, SuppressionResource as Suppression } from '../../src/contract/suppression.js';
+
 /** The API's error shape, and what the console shows when a request fails. */
 export class ApiError extends Error {
   constructor(
@@ -10,97 +20,43 @@ export class ApiError extends Error {
   }
 }
 
-export interface Suppression {
-  object: 'suppression';
-  id: string;
-  email: string;
-  origin: Origin;
-  source_id: string | null;
-  created_at: string;
-}
+export type {
+  AuditRecord,
+  AuditRecordPage,
+  BounceSummary,
+  ConsoleSession,
+  ImportResource,
+  Suppression,
+  SuppressionCheck,
+  SuppressionPage,
+  SuppressionSettings,
+};
 
-export const ORIGINS = ['bounce', 'complaint', 'manual'] as const;
-export type Origin = (typeof ORIGINS)[number];
+export type Origin = Suppression['origin'];
+export type BounceCategory = keyof SuppressionSettings['bounce_actions'];
+export type BounceAction = SuppressionSettings['bounce_actions'][BounceCategory];
 
-export interface Page<T> {
-  object: 'list';
-  has_more: boolean;
-  data: T[];
-}
+/**
+ * The values of a union the pages iterate over, which the console cannot import (it imports types
+ * only): the compiler refuses a value the service does not know, and a value of the service missing.
+ */
+const everyOf =
+  <T extends string>() =>
+  <const A extends readonly T[]>(values: A & ([Exclude<T, A[number]>] extends [never] ? unknown : never)): A =>
+    values;
 
-export interface AuditRecord {
-  event_id: string;
-  type: 'bounce' | 'complaint' | 'removal';
-  outcome: string;
-  email: string;
-  source_id: string | null;
-  bounce: {
-    type: string;
-    sub_type: string;
-    status: string | null;
-    reply_code?: string | null;
-    diagnostic: string | null;
-    provider?: string | null;
-    remote_mta?: string | null;
-    /** What the classifier decided; null (or absent) on records written before it existed. */
-    classification?: BounceClassification | null;
-  } | null;
-  complaint: { feedback_type: string | null } | null;
-  provider_message_id: string | null;
-  removed_by_key_id: string | null;
-  removal_reason: string | null;
-  suppression_id: string | null;
-  occurred_at: string | null;
-  received_at: string;
-}
+export const ORIGINS = everyOf<Origin>()(['bounce', 'complaint', 'manual']);
 
-export interface BounceClassification {
-  category: string;
-  reason: string;
-  rule: string;
-  version: string;
-}
-
-export const BOUNCE_CATEGORIES = [
+export const BOUNCE_CATEGORIES = everyOf<BounceCategory>()([
   'invalid_address',
   'mailbox_unavailable',
   'sender_blocked',
   'delivery_failure',
   'auto_reply',
   'unknown',
-] as const;
-export type BounceCategory = (typeof BOUNCE_CATEGORIES)[number];
+]);
 
-export const BOUNCE_ACTIONS = ['suppress', 'count', 'record'] as const;
-export type BounceAction = (typeof BOUNCE_ACTIONS)[number];
-
-/** `GET /console/api/settings/suppressions`: the account's policy. */
-export interface SuppressionSettings {
-  object: 'suppression_settings';
-  bounce_actions: Record<BounceCategory, BounceAction>;
-  soft_bounce_threshold: number | null;
-  soft_bounce_window_days: number;
-  expire_after_days: Record<Origin, number | null>;
-}
-
-/** `GET /console/api/bounces/summary`: an account's bounces of a period, by category, reason and day. */
-export interface BounceSummary {
-  object: 'bounce_summary';
-  since: string;
-  until: string;
-  total: number;
-  by_category: Record<BounceCategory, number>;
-  by_reason: Record<string, number>;
-  sender_blocked_domains: { domain: string; count: number }[];
-  by_day: { date: string; counts: Record<BounceCategory, number> }[];
-}
-
-export interface ConsoleSession {
-  object: 'console_session';
-  account: { id: string; name: string };
-  csrf_token: string;
-  expires_at: string;
-}
+export const BOUNCE_ACTIONS = everyOf<BounceAction>()(['suppress', 'count', 'record']);
 
 export const API = '/console/api/suppressions';
 export const SETTINGS_API = '/console/api/settings/suppressions';

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import type { ReclassificationResource } from '../contract/bounces.js';
 
 export type ReclassificationStatus = 'queued' | 'running' | 'completed' | 'failed';
 
@@ -269,9 +270,9 @@ export async function writersState(
 }
 
 /** The public shape of a run, as `POST` and `GET /bounces/reclassifications` answer it. */
-export function toReclassificationResource(run: Reclassification) {
+export function toReclassificationResource(run: Reclassification): ReclassificationResource {
   return {
-    object: 'bounce_reclassification' as const,
+    object: 'bounce_reclassification',
     id: run.id,
     status: run.status,
     dry_run: run.dry_run,

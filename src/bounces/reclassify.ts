@@ -1,4 +1,4 @@
-import { completesWindow, type SoftBounceRule } from '../events/soft-bounce-threshold.js';
+import { completesWindow, SOFT_BOUNCE_ACTION, type SoftBounceRule } from '../events/soft-bounce-threshold.js';
 import { isComplaint } from '../events/classify.js';
 import type { Database } from '../db/database.js';
 import { getSettings } from '../policy/settings-repository.js';
@@ -66,7 +66,7 @@ export function judge(records: readonly EvidenceRecord[], actions: BounceActions
     });
     categories.push(category);
     if (actions[category] === 'suppress') supported = true;
-    if (actions[category] === 'count' && record.occurred_at) counted.push(record.occurred_at.getTime());
+    if (actions[category] === SOFT_BOUNCE_ACTION && record.occurred_at) counted.push(record.occurred_at.getTime());
   }
   if (!supported && rule && counted.length >= rule.threshold) {
     supported = counted.some((time) => completesWindow(counted, time, rule));

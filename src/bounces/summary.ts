@@ -1,14 +1,12 @@
 import type { Queryable } from '../db/database.js';
 import { countBounces } from './summary-repository.js';
 import { BOUNCE_CATEGORIES, type BounceCategory } from './categories.js';
+import type { BounceSummary } from '../contract/bounces.js';
+import { SUMMARY_TOP_DOMAINS } from '../contract/limits.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The longest period a summary covers: its days are one row each. */
-export const SUMMARY_MAX_DAYS = 90;
 /** The period a summary covers when none is asked for. */
 export const SUMMARY_DEFAULT_MS = DAY_MS;
-/** Recipient domains listed by their `sender_blocked` bounces. */
-export const SUMMARY_TOP_DOMAINS = 10;
 
 type Counts = Record<BounceCategory, number>;
 
@@ -33,7 +31,12 @@ function daysBetween(since: Date, until: Date): string[] {
 }
 
 /** What the account's bounces of a period say: `GET /bounces/summary`'s resource. */
-export async function bounceSummary(db: Queryable, accountId: string, since: Date, until: Date) {
+export async function bounceSummary(
+  db: Queryable,
+  accountId: string,
+  since: Date,
+  until: Date,
+): Promise<BounceSummary> {
   const counts = await countBounces(db, accountId, since, until, SUMMARY_TOP_DOMAINS);
   const byCategory = zeros();
   for (const row of counts.byCategory) add(byCategory, row.category, row.count);
@@ -43,7 +46,7 @@ export async function bounceSummary(db: Queryable, accountId: string, since: Dat
     if (day) add(day, row.category, row.count);
   }
   return {
-    object: 'bounce_summary' as const,
+    object: 'bounce_summary',
     since: since.toISOString(),
     until: until.toISOString(),
     total: counts.total,

@@ -1,42 +1,22 @@
 import { z } from 'zod';
+import { checkResultSchema, type InvalidAddress, type SuppressionCheck } from '../contract/check.js';
+import { suppressionSchema } from '../contract/suppression.js';
 import { normalizeEmail } from '../domain/email.js';
-import { ORIGINS, type SuppressionResource } from '../suppressions/suppression.js';
 
 /** An address the service refused to look up, at its position in the input the caller gave. */
-export interface InvalidAddress {
-  /** Position in the input, from 0. */
-  index: number;
-  /** The address as given. */
-  email: string;
-  reason: string;
-}
+export type { InvalidAddress };
 
 /** The answer of `POST /suppressions/check`, and of `check()` for any number of addresses. */
-export interface SuppressionCheckResult {
-  object: 'suppression_check';
-  /** Distinct valid addresses looked up. */
-  checked: number;
-  /** The entry of each suppressed address, once, in the order the addresses first appear. */
-  suppressed: SuppressionResource[];
-  invalid: InvalidAddress[];
-}
+export type SuppressionCheckResult = SuppressionCheck;
 
-const suppressionSchema = z.object({
-  object: z.literal('suppression'),
-  id: z.string(),
-  email: z.string(),
-  // An origin this client does not know fails the answer: an entry it cannot describe is not
-  // silently passed on as another.
-  origin: z.enum(ORIGINS),
-  source_id: z.string().nullable(),
-  created_at: z.string(),
-});
-
-const checkAnswerSchema = z.object({
-  object: z.literal('suppression_check'),
-  checked: z.int().nonnegative(),
-  suppressed: z.array(suppressionSchema),
-  invalid: z.array(z.object({ index: z.int().nonnegative(), email: z.string(), reason: z.string() })),
+/**
+ * The contract's answer, but an entry's unknown fields are dropped rather than refused, as the
+ * answer's own are: a field the service adds later must not fail the clients already deployed. An
+ * origin this client does not know still fails the answer: an entry it cannot describe is not
+ * silently passed on as another.
+ */
+const checkAnswerSchema = checkResultSchema.extend({
+  suppressed: z.array(z.object(suppressionSchema.shape)),
 });
 
 /**

@@ -1,3 +1,4 @@
+import { MAX_CHECK_ITEMS } from '../contract/limits.js';
 import type { SuppressionCheckResult } from './check-result.js';
 import { BudgetSpentError, requestCheck, type CallBudget, type CheckEndpoint } from './check-request.js';
 import {
@@ -8,8 +9,8 @@ import {
   type SendableAddresses,
 } from './merge-results.js';
 
-/** The most addresses `POST /suppressions/check` takes in one request. */
-export const MAX_ADDRESSES_PER_REQUEST = 1000;
+/** The most addresses `POST /suppressions/check` takes in one request: the contract's limit, by its public name. */
+export const MAX_ADDRESSES_PER_REQUEST = MAX_CHECK_ITEMS;
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_CONCURRENCY = 4;

@@ -1,4 +1,3 @@
-import { BOUNCE_CATEGORIES } from '../bounces/categories.js';
 import type { Queryable } from '../db/database.js';
 import type { RecordedEvent } from './event-repository.js';
 import type { EventPolicy } from '../policy/settings-repository.js';
@@ -6,7 +5,13 @@ import { softBouncesOf, suppressAtThreshold, type Crossing } from './soft-bounce
 import { newId } from '../domain/ids.js';
 import { eventIdentity } from './duplicate-events.js';
 import type { EventRecord } from './event-record.js';
-import { crossingIndex, isSoftBounce, windowAround, type SoftBounceRule } from './soft-bounce-threshold.js';
+import {
+  crossingIndex,
+  isSoftBounce,
+  softBounceCategories,
+  windowAround,
+  type SoftBounceRule,
+} from './soft-bounce-threshold.js';
 
 interface Watched {
   rule: SoftBounceRule;
@@ -17,8 +22,8 @@ interface Watched {
 /**
  * After a batch is recorded, in its transaction and under the addresses' locks (see
  * `lockAddresses`): suppresses each address whose soft bounces (those whose category the account
- * counts) now meet its account's rule, crediting
- * the bounce that got it there, and turns that bounce's result into `suppressed_soft_bounce_threshold`.
+ * counts) now meet its account's rule, crediting the bounce that got it there, and turns that
+ * bounce's result into `suppressed_soft_bounce_threshold`.
  */
 export async function applySoftBounceThresholds(
   db: Queryable,
@@ -42,11 +47,10 @@ export async function applySoftBounceThresholds(
   const ranges = [...watched.values()].map(({ rule, positions }) => {
     const record = records[positions[0] as number] as EventRecord;
     const times = positions.map(timeOf);
-    const actions = (policies.get(record.account_id) as EventPolicy).actions;
     return {
       account_id: record.account_id,
       email: record.email,
-      counted: BOUNCE_CATEGORIES.filter((category) => actions[category] === 'count'),
+      counted: softBounceCategories((policies.get(record.account_id) as EventPolicy).actions),
       from: windowAround(Math.min(...times), rule).from,
       to: windowAround(Math.max(...times), rule).to,
     };

@@ -18,6 +18,11 @@ export interface EventProducer {
   publish(event: SuppressionEventInput): Promise<string>;
   /** Validates every event first (nothing is enqueued if one is invalid), then enqueues them in chunks. */
   publishMany(events: readonly SuppressionEventInput[]): Promise<string[]>;
+  /**
+   * Enqueues events that `parseSuppressionEvent` has already returned (a feed request validates
+   * each of its events once, as it maps them), in chunks, without parsing them again.
+   */
+  publishParsed(events: readonly SuppressionEvent[]): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -30,6 +35,15 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
   const queue = producerQueue(EVENTS_QUEUE, options);
   const chunkSize = options.chunkSize ?? 1000;
 
+  async function enqueue(events: readonly SuppressionEvent[]): Promise<string[]> {
+    const jobs = events.map(toJob);
+    const target = await queue.open();
+    for (let start = 0; start < jobs.length; start += chunkSize) {
+      await target.addBulk(jobs.slice(start, start + chunkSize));
+    }
+    return jobs.map((job) => job.opts.jobId);
+  }
+
   return {
     async publish(event) {
       const job = toJob(parseSuppressionEvent(event));
@@ -37,19 +51,16 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
       return job.opts.jobId;
     },
     async publishMany(events) {
-      const jobs = events.map((event, index) => {
+      const parsed = events.map((event, index) => {
         try {
-          return toJob(parseSuppressionEvent(event));
+          return parseSuppressionEvent(event);
         } catch (error) {
           throw error instanceof InvalidEventError ? new InvalidEventError(`event ${index}: ${error.message}`) : error;
         }
       });
-      const target = await queue.open();
-      for (let start = 0; start < jobs.length; start += chunkSize) {
-        await target.addBulk(jobs.slice(start, start + chunkSize));
-      }
-      return jobs.map((job) => job.opts.jobId);
+      return enqueue(parsed);
     },
+    publishParsed: enqueue,
     close: () => queue.close(),
   };
 }

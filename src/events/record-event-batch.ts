@@ -7,7 +7,7 @@ import type { BounceClassifier } from './classify.js';
 import { writeOnce } from './duplicate-events.js';
 import { toEventRecord, type EventRecord } from './event-record.js';
 import type { SuppressionEvent } from './event-schema.js';
-import type { SoftBounceRule } from './soft-bounce-threshold.js';
+import { isSoftBounce, type SoftBounceRule } from './soft-bounce-threshold.js';
 
 /**
  * Applies validated events together, written by one recordEvents call, and reports each one's outcome, in
@@ -32,7 +32,7 @@ export async function recordEventBatch(
   );
   const rules = new Map<string, SoftBounceRule>();
   for (const [accountId, policy] of policies) if (policy.softBounce) rules.set(accountId, policy.softBounce);
-  const counted = records.filter((record) => record.action === 'count' && rules.has(record.account_id));
+  const counted = records.filter((record) => isSoftBounce(record) && rules.has(record.account_id));
   const results =
     counted.length === 0
       ? await writeOnce(records, (distinct) => recordEvents(db, distinct))

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { UNCLASSIFIED_SOFT_BOUNCE_TYPES } from './soft-bounce-threshold.js';
 
 export interface AddressKey {
   account_id: string;
@@ -30,7 +31,7 @@ export interface SoftBounceRecord extends AddressKey {
  * The soft bounces recorded for these addresses with `occurred_at` in their ranges, since each
  * address's last removal (a removal starts its count again): the bounces whose category is one of
  * the range's `counted`. A bounce recorded before bounces were classified has no category and
- * counts by its label, as it did then: transient or undetermined.
+ * counts by its label, as it did then (`UNCLASSIFIED_SOFT_BOUNCE_TYPES`).
  */
 export async function softBouncesOf(
   db: Queryable,
@@ -43,7 +44,7 @@ export async function softBouncesOf(
            JOIN suppression_events e ON e.account_id = w.account_id AND e.email = w.email
            WHERE e.type = 'bounce'
              AND (e.bounce_category = ANY(w.counted::text[])
-                  OR (e.bounce_category IS NULL AND e.bounce_type IN ('transient', 'undetermined')))
+                  OR (e.bounce_category IS NULL AND e.bounce_type = ANY($6::text[])))
              AND e.occurred_at BETWEEN w.from_at AND w.to_at
              AND e.received_at > COALESCE(
                (SELECT max(r.received_at) FROM suppression_events r
@@ -56,6 +57,7 @@ export async function softBouncesOf(
       ranges.map((range) => range.to),
       // One array literal per range: unnest cannot take an array of arrays of different lengths.
       ranges.map((range) => `{${range.counted.join(',')}}`),
+      UNCLASSIFIED_SOFT_BOUNCE_TYPES,
     ],
   });
   return rows;

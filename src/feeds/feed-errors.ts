@@ -18,6 +18,16 @@ export class FeedUnavailableError extends Error {
   override name = 'FeedUnavailableError';
 }
 
+/** The request is authentic but is not what the provider sends; the message names what is wrong. */
+export class InvalidPayloadError extends Error {
+  override name = 'InvalidPayloadError';
+}
+
+/** `feeds create` was given options the provider cannot make a feed of; the message says which. */
+export class FeedSettingsError extends Error {
+  override name = 'FeedSettingsError';
+}
+
 /** How far a signed timestamp may be from now, either way. */
 export const TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
 

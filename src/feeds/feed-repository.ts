@@ -1,5 +1,5 @@
-import type { Provider } from './feed-mapping.js';
-import { FEED_ID_PATTERN, type Feed, type VerificationOf } from './feed.js';
+import { FEED_ID_PATTERN, type Feed } from './feed.js';
+import type { Provider, VerificationOf } from './providers/index.js';
 import type { Queryable } from '../db/database.js';
 
 interface FeedRow {

@@ -1,19 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Provider } from './feed-mapping.js';
-
-/** What each provider's requests are verified with, as stored. */
-export interface VerificationOf {
-  /** The SNS topics whose notifications the feed takes. */
-  ses: { topic_arns: string[] };
-  /** The Event Webhook's ECDSA P-256 public key, base64 DER as SendGrid shows it. */
-  sendgrid: { public_key: string };
-  /** The generated Basic credentials: the password only as its SHA-256 digest (hex). */
-  postmark: { username: string; password_sha256: string };
-  /** The HTTP webhook signing key. */
-  mailgun: { signing_key: string };
-  /** The Svix signing secret (`whsec_...`). */
-  resend: { signing_secret: string };
-}
+import type { Provider, VerificationOf } from './providers/index.js';
 
 interface FeedOf<P extends Provider> {
   id: string;

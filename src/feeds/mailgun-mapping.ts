@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import type { BounceType } from '../events/event-schema.js';
-import {
-  feedEventId,
-  feedSourceId,
-  isRecord,
-  parseJson,
-  parsePayload,
-  recipientAddress,
-  timestampField,
-  type FeedMapper,
-} from './feed-mapping.js';
+import { feedEventId, feedSourceId } from './event-ids.js';
+import type { FeedMapper } from './feed-mapping.js';
+import { isRecord, parseJson, parsePayload, recipientAddress, timestampField } from './payload-parsing.js';
+
+/**
+ * The UUIDv5 namespace of the source ids made from Mailgun message ids: one per provider, so equal message
+ * ids of two providers never map to the same source id.
+ */
+export const MAILGUN_SOURCE_IDS = '3e7b1c59-d2a4-4f08-9c6e-5b8a0d2f7e04';
 
 const WHAT = 'a Mailgun webhook payload';
 
@@ -85,7 +84,7 @@ export const mapMailgun: FeedMapper = (body, _delivery, context) => {
     event_id: feedEventId('mailgun', eventData.id, email),
     email,
     source_id: feedSourceId(
-      'mailgun',
+      MAILGUN_SOURCE_IDS,
       variable(eventData['user-variables'], context.emailIdTag),
       messageId ?? eventData.id,
     ),

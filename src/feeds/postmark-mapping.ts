@@ -1,17 +1,15 @@
 import { isInteger, parse } from 'lossless-json';
 import { z } from 'zod';
 import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
-import {
-  feedEventId,
-  feedSourceId,
-  parseJson,
-  parsePayload,
-  recipientAddress,
-  timestampField,
-  type FeedMapper,
-  type MappedPayload,
-  type MappingContext,
-} from './feed-mapping.js';
+import { feedEventId, feedSourceId } from './event-ids.js';
+import type { FeedMapper, MappedPayload, MappingContext } from './feed-mapping.js';
+import { parseJson, parsePayload, recipientAddress, timestampField } from './payload-parsing.js';
+
+/**
+ * The UUIDv5 namespace of the source ids made from Postmark message ids: one per provider, so equal message
+ * ids of two providers never map to the same source id.
+ */
+export const POSTMARK_SOURCE_IDS = 'a94e3d27-5c18-4b7f-b2e6-8d0f1a3c5e03';
 
 const WHAT = 'a Postmark webhook payload';
 
@@ -101,7 +99,7 @@ function subscriptionChange(data: unknown, context: MappingContext): MappedPaylo
     account_id: context.accountId,
     event_id: feedEventId('postmark', `subscription-change:${changeId}`, email),
     email,
-    source_id: feedSourceId('postmark', change.Metadata?.[context.emailIdTag], change.MessageID ?? changeId),
+    source_id: feedSourceId(POSTMARK_SOURCE_IDS, change.Metadata?.[context.emailIdTag], change.MessageID ?? changeId),
     occurred_at: change.ChangedAt,
     provider_message_id: change.MessageID ?? undefined,
   };
@@ -139,7 +137,7 @@ export const mapPostmark: FeedMapper = (body, _delivery, context) => {
     account_id: context.accountId,
     event_id: feedEventId('postmark', record.ID, email),
     email,
-    source_id: feedSourceId('postmark', record.Metadata?.[context.emailIdTag], record.MessageID),
+    source_id: feedSourceId(POSTMARK_SOURCE_IDS, record.Metadata?.[context.emailIdTag], record.MessageID),
     occurred_at: record.BouncedAt,
     provider_message_id: record.MessageID,
   };

@@ -1,57 +1,65 @@
 import { emailProblem, normalizeEmail } from '../domain/email.js';
-import { InvalidEventError, parseSuppressionEvent, type SuppressionEventInput } from '../events/event-schema.js';
+import { errorMessage } from '../error-codes.js';
+import { AppError } from '../errors.js';
+import { InvalidEventError, parseSuppressionEvent, type SuppressionEvent } from '../events/event-schema.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import type { Feed } from './feed.js';
-import { FeedUnavailableError, FeedVerificationError, headerValue } from './feed-errors.js';
-import { InvalidPayloadError, type MappedPayload, type MappingContext } from './feed-mapping.js';
+import { FeedUnavailableError, FeedVerificationError, InvalidPayloadError } from './feed-errors.js';
+import type { MappedPayload } from './feed-mapping.js';
 import type { FeedRequest } from './feed-request.js';
-import { mapMailgun } from './mailgun-mapping.js';
-import { verifyMailgun } from './mailgun-signature.js';
-import { mapPostmark } from './postmark-mapping.js';
-import { verifyPostmark } from './postmark-credentials.js';
+import { feedProvider } from './providers/index.js';
 import type { ReplayGuard } from './replay-guard.js';
-import { mapResend } from './resend-mapping.js';
-import { verifyResend } from './resend-signature.js';
-import { mapSendGrid } from './sendgrid-mapping.js';
-import { verifySendGrid } from './sendgrid-signature.js';
-import { mapSes } from './ses-mapping.js';
 import type { SnsClient } from './sns-certificates.js';
-import { parseSnsEnvelope } from './sns-envelope.js';
-import { verifySns } from './sns-signature.js';
 
 export interface FeedReceiverOptions {
   /** `FEEDS_EMAIL_ID_TAG`: the message tag or metadata key that carries the sender's UUID for it. */
   emailIdTag: string;
   sns: SnsClient;
-  /** Where Mailgun tokens are remembered; without it, Mailgun requests cannot be taken. */
+  /** Where replay tokens (Mailgun's) are remembered; without it, requests that carry one cannot be taken. */
   replays?: ReplayGuard;
   logger: Logger;
 }
 
-/** A verified request: the events to queue, and what to do once they are. */
-export interface ReceivedFeed {
-  events: SuppressionEventInput[];
-  /** The provider's names of the events acknowledged without a record (deliveries, opens...). */
-  ignored: string[];
-  /** Recipients whose address this service cannot store; acknowledged, so the provider does not retry. */
-  unusable: number;
-  /** Runs once every event of the request is queued. */
-  afterQueued(): Promise<void>;
+/** Where the events of verified requests go, and where they are counted. */
+export interface FeedSink {
+  /**
+   * Queues events that are already validated; resolves once Redis has taken every one. Without it, a
+   * request with events is answered 503.
+   */
+  publish?: (events: readonly SuppressionEvent[]) => Promise<unknown>;
+  metrics: Metrics;
+}
+
+/** What a request came to, as its `feed_delivery` answer says. */
+export interface FeedDelivery {
+  queued: number;
+  /** Events acknowledged without a record: the provider's other kinds, and addresses that cannot be stored. */
+  ignored: number;
 }
 
 export interface FeedReceiver {
   /**
-   * Verifies a request as its provider documents and maps it to events. Throws FeedVerificationError
-   * (not the provider's), InvalidPayloadError (not what it sends) or FeedUnavailableError (retry).
+   * Verifies a request as its provider documents, maps it to events, validates and queues them, then
+   * remembers its replay token. Throws AppError `invalid_signature`, `invalid_payload` or
+   * `service_unavailable`, and then nothing of the request is queued.
    */
-  receive(feed: Feed, request: FeedRequest): Promise<ReceivedFeed>;
+  receive(feed: Feed, request: FeedRequest, sink: FeedSink): Promise<FeedDelivery>;
 }
 
-const nothingToDo = (): Promise<void> => Promise.resolve();
+/** A verified request's events, each validated, and what is acknowledged without a record. */
+interface Received {
+  events: SuppressionEvent[];
+  /** The provider's names of the events acknowledged without a record (deliveries, opens...). */
+  ignored: string[];
+  /** Recipients whose address this service cannot store; acknowledged, so the provider does not retry. */
+  unusable: number;
+  replayToken?: string;
+}
 
-/** The events every one of which can be queued; an address no mail can be sent to is dropped. */
-function queueable(mapped: MappedPayload): Pick<ReceivedFeed, 'events' | 'ignored' | 'unusable'> {
-  const events: SuppressionEventInput[] = [];
+/** The events, each validated once; an address no mail can be sent to is dropped and counted. */
+function queueable(mapped: MappedPayload): Omit<Received, 'replayToken'> {
+  const events: SuppressionEvent[] = [];
   let unusable = 0;
   for (const [index, event] of mapped.events.entries()) {
     if (emailProblem(normalizeEmail(event.email)) !== null) {
@@ -59,61 +67,104 @@ function queueable(mapped: MappedPayload): Pick<ReceivedFeed, 'events' | 'ignore
       continue;
     }
     try {
-      parseSuppressionEvent(event);
+      events.push(parseSuppressionEvent(event));
     } catch (error) {
       if (!(error instanceof InvalidEventError)) throw error;
       throw new InvalidPayloadError(`Recipient ${index} cannot be recorded: ${error.message}.`);
     }
-    events.push(event);
   }
   return { events, ignored: mapped.ignored, unusable };
 }
 
-export function createFeedReceiver(options: FeedReceiverOptions): FeedReceiver {
-  const text = (request: FeedRequest): string => request.body.toString('utf8');
+/** The answer to a request refused before anything of it was queued: each feed error as its AppError. */
+function refusal(error: unknown, feed: Feed, metrics: Metrics): unknown {
+  if (error instanceof FeedVerificationError) {
+    metrics.feedVerificationFailures.inc({ provider: feed.provider, reason: error.reason });
+    return new AppError('invalid_signature', errorMessage('invalid_signature', { reason: error.message }));
+  }
+  if (error instanceof InvalidPayloadError) {
+    return new AppError('invalid_payload', errorMessage('invalid_payload', { problem: error.message }));
+  }
+  if (error instanceof FeedUnavailableError) {
+    return new AppError('service_unavailable', `${error.message}. Try again shortly.`, { cause: error });
+  }
+  return error;
+}
 
-  async function receiveSes(feed: Feed & { provider: 'ses' }, request: FeedRequest, context: MappingContext) {
-    const envelope = parseSnsEnvelope(request.body, headerValue(request.headers, 'x-amz-sns-rawdelivery'));
-    await verifySns(feed.verification, envelope, options.sns);
-    if (envelope.Type === 'SubscriptionConfirmation') {
-      await options.sns.confirmSubscription(envelope.SubscribeURL);
-      options.logger.info({ feed_id: feed.id, topic_arn: envelope.TopicArn }, 'SNS subscription confirmed');
-      return { events: [], ignored: [] };
+/** A queued event's kind in `feed_events_total`. */
+function kindOf(event: SuppressionEvent): string {
+  return event.type === 'complaint' ? 'complaint' : `${event.bounce?.type ?? 'undetermined'}_bounce`;
+}
+
+/** An ignored event's kind: the provider's own name, kept to a short token so it stays a label. */
+function ignoredKind(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9_.-]+/g, '_')
+      .slice(0, 40) || 'unnamed'
+  );
+}
+
+function count(feed: Feed, received: Received, metrics: Metrics): void {
+  const provider = feed.provider;
+  for (const event of received.events) metrics.feedEvents.inc({ provider, kind: kindOf(event) });
+  for (const name of received.ignored) metrics.feedEvents.inc({ provider, kind: `ignored:${ignoredKind(name)}` });
+  if (received.unusable > 0) metrics.feedEvents.inc({ provider, kind: 'unusable_address' }, received.unusable);
+}
+
+async function publish(events: readonly SuppressionEvent[], sink: FeedSink): Promise<void> {
+  if (events.length === 0) return;
+  if (!sink.publish) throw new AppError('service_unavailable', 'The event queue is not available.');
+  try {
+    await sink.publish(events);
+  } catch (error) {
+    throw new AppError('service_unavailable', 'The event queue is unavailable. Try again shortly.', { cause: error });
+  }
+}
+
+export function createFeedReceiver(options: FeedReceiverOptions): FeedReceiver {
+  const { replays, logger } = options;
+
+  async function verifyAndMap(feed: Feed, request: FeedRequest): Promise<Received> {
+    const provider = feedProvider(feed.provider);
+    const verified = await provider.verify(feed.verification, request, { feedId: feed.id, sns: options.sns, logger });
+    const { replayToken } = verified;
+    if (replayToken !== undefined) {
+      if (!replays) throw new FeedUnavailableError(`${provider.title} feeds need Redis to remember their tokens`);
+      if (await replays.seen(feed.id, replayToken)) {
+        throw new FeedVerificationError('replay', 'this signature token was already used');
+      }
     }
-    if (envelope.Type === 'UnsubscribeConfirmation') {
-      options.logger.warn({ feed_id: feed.id, topic_arn: envelope.TopicArn }, 'SNS subscription ended');
-      return { events: [], ignored: [] };
+    const mapped =
+      verified.text === null
+        ? { events: [], ignored: [] }
+        : provider.map(verified.text, verified.delivery, { accountId: feed.accountId, emailIdTag: options.emailIdTag });
+    return { ...queueable(mapped), replayToken };
+  }
+
+  async function remember(feed: Feed, replayToken: string | undefined): Promise<void> {
+    if (replayToken === undefined || !replays) return;
+    try {
+      await replays.remember(feed.id, replayToken);
+    } catch (error) {
+      // The events are queued, and a replay of them is one event each however often it comes.
+      logger.warn({ err: error, feed_id: feed.id }, 'feed token not remembered');
     }
-    return mapSes(envelope.Message, { id: envelope.MessageId }, context);
   }
 
   return {
-    async receive(feed, request) {
-      const context: MappingContext = { accountId: feed.accountId, emailIdTag: options.emailIdTag };
-      switch (feed.provider) {
-        case 'ses':
-          return { ...queueable(await receiveSes(feed, request, context)), afterQueued: nothingToDo };
-        case 'sendgrid':
-          verifySendGrid(feed.verification, request);
-          return { ...queueable(mapSendGrid(text(request), {}, context)), afterQueued: nothingToDo };
-        case 'postmark':
-          verifyPostmark(feed.verification, request);
-          return { ...queueable(mapPostmark(text(request), {}, context)), afterQueued: nothingToDo };
-        case 'resend': {
-          const id = verifyResend(feed.verification, request);
-          return { ...queueable(mapResend(text(request), { id }, context)), afterQueued: nothingToDo };
-        }
-        case 'mailgun': {
-          const token = verifyMailgun(feed.verification, request);
-          const { replays } = options;
-          if (!replays) throw new FeedUnavailableError('Mailgun feeds need Redis to remember their tokens');
-          if (await replays.seen(feed.id, token)) {
-            throw new FeedVerificationError('replay', 'this signature token was already used');
-          }
-          const received = queueable(mapMailgun(text(request), {}, context));
-          return { ...received, afterQueued: () => replays.remember(feed.id, token) };
-        }
+    async receive(feed, request, sink) {
+      let received: Received;
+      try {
+        received = await verifyAndMap(feed, request);
+      } catch (error) {
+        throw refusal(error, feed, sink.metrics);
       }
+      await publish(received.events, sink);
+      await remember(feed, received.replayToken);
+      count(feed, received, sink.metrics);
+      return { queued: received.events.length, ignored: received.ignored.length + received.unusable };
     },
   };
 }

@@ -2,18 +2,16 @@ import { z } from 'zod';
 import { bouncedRecipient } from '../bounces/bounced-recipient.js';
 import { RECIPIENT_UNIDENTIFIED } from '../bounces/provider-rules.js';
 import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
-import {
-  feedEventId,
-  feedSourceId,
-  InvalidPayloadError,
-  isRecord,
-  parseJson,
-  isoTimestamp,
-  parsePayload,
-  recipientAddress,
-  requiredOr,
-  type FeedMapper,
-} from './feed-mapping.js';
+import { feedEventId, feedSourceId } from './event-ids.js';
+import { InvalidPayloadError } from './feed-errors.js';
+import type { FeedMapper } from './feed-mapping.js';
+import { isRecord, parseJson, isoTimestamp, parsePayload, recipientAddress, requiredOr } from './payload-parsing.js';
+
+/**
+ * The UUIDv5 namespace of the source ids made from Resend message ids: one per provider, so equal message
+ * ids of two providers never map to the same source id.
+ */
+export const RESEND_SOURCE_IDS = 'd58a2f6c-1e9b-4a37-8d05-c4f6e2b9a105';
 
 const WHAT = 'a Resend webhook payload';
 
@@ -82,7 +80,7 @@ export const mapResend: FeedMapper = (body, delivery, context) => {
   const deliveryId = delivery.id;
   if (!deliveryId) throw new InvalidPayloadError(`Not ${WHAT}: the \`svix-id\` header is required.`);
   const occurred_at = occurredAt(event);
-  const source_id = feedSourceId('resend', tagValue(event.data.tags, context.emailIdTag), event.data.email_id);
+  const source_id = feedSourceId(RESEND_SOURCE_IDS, tagValue(event.data.tags, context.emailIdTag), event.data.email_id);
   const bounce = event.data.bounce;
   const bounceType = BOUNCE_TYPES.get(bounce?.type?.toLowerCase() ?? '') ?? 'undetermined';
 

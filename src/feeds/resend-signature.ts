@@ -1,7 +1,11 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { VerificationOf } from './feed.js';
 import { FeedVerificationError, headerValue } from './feed-errors.js';
 import type { FeedRequest } from './feed-request.js';
+
+/** What a Resend feed's requests are verified with: the Svix signing secret (`whsec_...`). */
+export interface ResendVerification {
+  signing_secret: string;
+}
 
 /** Whether a signing secret is one the Svix scheme can use: `whsec_` and a base64 key. */
 export function isSigningSecret(secret: string): boolean {
@@ -19,7 +23,7 @@ export function isSigningSecret(secret: string): boolean {
  * `webhook-*` headers (Standard Webhooks). Either set is accepted. Returns the message id, which a
  * retry of the same message keeps.
  */
-export function verifyResend(verification: VerificationOf['resend'], request: FeedRequest): string {
+export function verifyResend(verification: ResendVerification, request: FeedRequest): string {
   const header = (name: string): string =>
     headerValue(request.headers, `svix-${name}`) ?? headerValue(request.headers, `webhook-${name}`) ?? '';
   const headers = {

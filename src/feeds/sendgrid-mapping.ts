@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
-import {
-  feedEventId,
-  feedSourceId,
-  parseJson,
-  parsePayload,
-  timestampField,
-  type FeedMapper,
-  type MappedPayload,
-  type MappingContext,
-} from './feed-mapping.js';
+import { feedEventId, feedSourceId } from './event-ids.js';
+import type { FeedMapper, MappedPayload, MappingContext } from './feed-mapping.js';
+import { parseJson, parsePayload, timestampField } from './payload-parsing.js';
+
+/**
+ * The UUIDv5 namespace of the source ids made from SendGrid message ids: one per provider, so equal message
+ * ids of two providers never map to the same source id.
+ */
+export const SENDGRID_SOURCE_IDS = '6c2f8e14-9b0a-4d6e-8f3c-2a7d5e9b1c02';
 
 const WHAT = 'a SendGrid Event Webhook batch';
 
@@ -54,7 +53,11 @@ function eventBase(report: Report, context: MappingContext): Omit<SuppressionEve
     event_id: feedEventId('sendgrid', report.sg_event_id, report.email),
     email: report.email,
     // An asynchronous bounce has no sg_message_id; its own event id still names it for good.
-    source_id: feedSourceId('sendgrid', report[context.emailIdTag], report.sg_message_id ?? report.sg_event_id),
+    source_id: feedSourceId(
+      SENDGRID_SOURCE_IDS,
+      report[context.emailIdTag],
+      report.sg_message_id ?? report.sg_event_id,
+    ),
     occurred_at: report.timestamp,
     provider_message_id: report.sg_message_id,
   };

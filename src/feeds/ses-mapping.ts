@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
-import {
-  feedEventId,
-  feedSourceId,
-  InvalidPayloadError,
-  parsePayload,
-  requiredOr,
-  timestampField,
-  recipientAddress,
-  type FeedMapper,
-  type MappingContext,
-} from './feed-mapping.js';
+import { feedEventId, feedSourceId } from './event-ids.js';
+import { InvalidPayloadError } from './feed-errors.js';
+import type { FeedMapper, MappingContext } from './feed-mapping.js';
+import { parsePayload, requiredOr, timestampField, recipientAddress } from './payload-parsing.js';
+
+/**
+ * The UUIDv5 namespace of the source ids made from SES message ids: one per provider, so equal message
+ * ids of two providers never map to the same source id.
+ */
+export const SES_SOURCE_IDS = '1b0d6a5e-3f57-4c2e-9a51-6f1c2b8e4d01';
 
 const WHAT = 'an SES notification';
 
@@ -81,7 +80,7 @@ function eventBase(
     account_id: context.accountId,
     event_id: feedEventId('ses', snsMessageId, email),
     email,
-    source_id: feedSourceId('ses', mail.tags?.[context.emailIdTag]?.[0], mail.messageId),
+    source_id: feedSourceId(SES_SOURCE_IDS, mail.tags?.[context.emailIdTag]?.[0], mail.messageId),
     occurred_at: occurredAt ?? mail.timestamp,
     provider_message_id: mail.messageId,
   };

@@ -1,8 +1,12 @@
 import { verify } from 'node:crypto';
-import type { VerificationOf } from './feed.js';
 import { FeedVerificationError } from './feed-errors.js';
 import type { SnsClient } from './sns-certificates.js';
 import { snsStringToSign, type SnsEnvelope } from './sns-envelope.js';
+
+/** What an SES feed's requests are verified with: the SNS topics whose notifications it takes. */
+export interface SesVerification {
+  topic_arns: string[];
+}
 
 const ALGORITHMS: Record<string, string> = { '1': 'sha1', '2': 'sha256' };
 
@@ -11,11 +15,7 @@ const ALGORITHMS: Record<string, string> = { '1': 'sha1', '2': 'sha256' };
  * (version 1) or SHA256withRSA (version 2) over the documented fields, verifies with SNS's
  * certificate. SNS keeps a message's Timestamp when it retries, so age is not a reason to refuse.
  */
-export async function verifySns(
-  verification: VerificationOf['ses'],
-  envelope: SnsEnvelope,
-  sns: SnsClient,
-): Promise<void> {
+export async function verifySns(verification: SesVerification, envelope: SnsEnvelope, sns: SnsClient): Promise<void> {
   // The topic first: a message of another topic costs no certificate download.
   if (!verification.topic_arns.includes(envelope.TopicArn)) {
     throw new FeedVerificationError('topic', 'the message is from a topic this feed does not take');

@@ -2,8 +2,7 @@ import type { BatchProducer } from '../batches/batch-producer.js';
 import { batchCount } from '../batches/batch-schema.js';
 import type { Queryable } from '../db/database.js';
 import { findImport, recordImportJobOutcome, unfinishedImportJobs, type ImportRecord } from './import-repository.js';
-import type { Origin } from '../suppressions/suppression.js';
-import type { ListFormat } from '../lists/list-format.js';
+import type { ImportResource, ImportStatus } from '../contract/imports.js';
 
 /** An import that has been `reading` this long without a word has lost its upload (its process ended). */
 export const STALE_READING_MS = 2 * 60_000;
@@ -14,29 +13,7 @@ export const IMPORT_RETENTION_MS = 30 * 24 * 3600_000;
 /** Jobs looked up in the queue per read of an import, oldest first. */
 const LOOKUPS_PER_READ = 5;
 
-export type ImportStatus = 'reading' | 'processing' | 'completed' | 'failed';
-
-export interface ImportResource {
-  object: 'import';
-  id: string;
-  status: ImportStatus;
-  origin: Origin;
-  format: ListFormat;
-  created_at: string;
-  completed_at: string | null;
-  lines: number;
-  invalid: number;
-  queued: number;
-  duplicates: number;
-  processed: number;
-  added: number;
-  already_present: number;
-  jobs: number;
-  finished_jobs: number;
-  failed_jobs: number;
-  invalid_lines: { line: number; value?: string; reason: string }[];
-  error: string | null;
-}
+export type { ImportResource, ImportStatus };
 
 const STALE_ERROR = 'the upload stopped arriving before its end; the lines read before were queued';
 

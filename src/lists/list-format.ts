@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
+import type { ListFormat } from '../contract/imports.js';
 
-export const LIST_FORMATS = ['csv', 'ndjson', 'txt'] as const;
-export type ListFormat = (typeof LIST_FORMATS)[number];
+export { LIST_FORMATS, type ListFormat } from '../contract/imports.js';
 
 const BY_EXTENSION: Readonly<Record<string, ListFormat>> = {
   '.csv': 'csv',

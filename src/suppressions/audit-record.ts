@@ -1,8 +1,12 @@
-/** What an audit record says happened to the address. */
-export type AuditOutcome =
-  'suppressed' | 'already_suppressed' | 'not_suppressed' | 'removed' | 'suppressed_soft_bounce_threshold';
+import type {
+  AuditOutcome,
+  AuditRecordResource,
+  RecordedClassification as ClassificationResource,
+} from '../contract/audit-record.js';
 
-/** What the classifier decided of a bounce when it was recorded. */
+export type { AuditOutcome };
+
+/** What the classifier decided of a bounce when it was recorded, as its columns hold it. */
 export interface RecordedClassification {
   category: string;
   reason: string;
@@ -39,9 +43,9 @@ export interface AuditRecord {
 }
 
 /** The public shape of a record, as `GET /suppressions/{suppression}/events` lists it. */
-export function toAuditRecordResource(record: AuditRecord) {
+export function toAuditRecordResource(record: AuditRecord): AuditRecordResource {
   return {
-    object: 'suppression_event' as const,
+    object: 'suppression_event',
     event_id: record.eventId,
     type: record.type,
     outcome: record.outcome,
@@ -55,7 +59,9 @@ export function toAuditRecordResource(record: AuditRecord) {
       diagnostic: record.bounce.diagnostic,
       provider: record.bounce.provider,
       remote_mta: record.bounce.remoteMta,
-      classification: record.bounce.classification,
+      // The columns are written only from classifyBounce's decision, whose category and reason are
+      // the contract's.
+      classification: record.bounce.classification as ClassificationResource | null,
     },
     complaint: record.complaint && { feedback_type: record.complaint.feedbackType },
     provider_message_id: record.providerMessageId,

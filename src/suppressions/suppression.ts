@@ -1,3 +1,5 @@
+import type { SuppressionResource } from '../contract/suppression.js';
+
 export const ORIGINS = ['bounce', 'complaint', 'manual'] as const;
 export type Origin = (typeof ORIGINS)[number];
 
@@ -10,15 +12,7 @@ export interface Suppression {
   createdAt: Date;
 }
 
-/** The public shape of the contract's Suppression resource. */
-export interface SuppressionResource {
-  object: 'suppression';
-  id: string;
-  email: string;
-  origin: Origin;
-  source_id: string | null;
-  created_at: string;
-}
+export type { SuppressionResource };
 
 export function toResource(suppression: Suppression): SuppressionResource {
   return {

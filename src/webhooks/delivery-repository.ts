@@ -1,8 +1,9 @@
 import { newId } from '../domain/ids.js';
 import type { Origin } from '../suppressions/suppression.js';
-import { changePayload, type DeliveryStatus, type DueDelivery } from './delivery.js';
+import type { SuppressionChange } from './change-payload.js';
+import type { DeliveryStatus, DueDelivery } from './delivery.js';
 import type { WebhookEventType, WebhookStatus } from './webhook.js';
-import type { Database, Queryable } from '../db/database.js';
+import type { Queryable } from '../db/database.js';
 
 interface ChangeRow {
   id: string;
@@ -17,50 +18,60 @@ interface ChangeRow {
 }
 
 /**
- * Turns up to `limit` outbox rows into one delivery per enabled webhook of their account that
- * subscribes to their type, and deletes them, in one transaction; returns the deliveries made, to be
- * queued. Concurrent dispatchers take disjoint rows (SKIP LOCKED). A delivery made here but never
- * queued (the process died first) is found by the sweeper.
+ * Up to `limit` outbox rows, oldest first, locked until the caller's transaction ends: concurrent
+ * dispatchers take disjoint rows (SKIP LOCKED).
  */
-export function dispatchChanges(db: Database, limit: number): Promise<DueDelivery[]> {
-  return db.withTransaction(async (client) => {
-    const { rows: changes } = await client.query<ChangeRow>({
-      text: `SELECT id, account_id, type, suppression_id, email, origin, source_id, suppression_created_at, created_at
-             FROM suppression_changes ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      values: [limit],
-    });
-    if (changes.length === 0) return [];
-    const ids = changes.map((change) => change.id);
-    const { rows } = await client.query<{ id: string }>({
-      text: `INSERT INTO webhook_deliveries (id, webhook_id, change_id, type, payload, created_at, next_attempt_at)
-             SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, c.change_id, c.type, c.payload,
-                    c.created_at, now()
-             FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[])
-                  AS c(change_id, account_id, type, payload, created_at)
-             JOIN webhooks w ON w.account_id = c.account_id AND w.status = 'enabled' AND c.type = ANY (w.events)
-             ORDER BY c.change_id, w.id
-             ON CONFLICT (webhook_id, change_id) DO NOTHING
-             RETURNING id`,
-      values: [
-        ids,
-        changes.map((change) => change.account_id),
-        changes.map((change) => change.type),
-        changes.map((change) =>
-          changePayload(change.type, change.created_at, {
-            id: change.suppression_id,
-            accountId: change.account_id,
-            email: change.email,
-            origin: change.origin,
-            sourceId: change.source_id,
-            createdAt: change.suppression_created_at,
-          }),
-        ),
-        changes.map((change) => change.created_at),
-      ],
-    });
-    await client.query({ text: 'DELETE FROM suppression_changes WHERE id = ANY($1::bigint[])', values: [ids] });
-    return rows.map((row) => ({ deliveryId: row.id, attempt: 0, roundStart: 0 }));
+export async function takeChanges(db: Queryable, limit: number): Promise<SuppressionChange[]> {
+  const { rows } = await db.query<ChangeRow>({
+    text: `SELECT id, account_id, type, suppression_id, email, origin, source_id, suppression_created_at, created_at
+           FROM suppression_changes ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    values: [limit],
   });
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    entry: {
+      id: row.suppression_id,
+      accountId: row.account_id,
+      email: row.email,
+      origin: row.origin,
+      sourceId: row.source_id,
+      createdAt: row.suppression_created_at,
+    },
+    createdAt: row.created_at,
+  }));
+}
+
+/**
+ * Makes one delivery of each taken change, carrying its payload, per webhook of its account that
+ * subscribes to its type (`webhook_subscribes`, the rule the outbox trigger follows too), and
+ * deletes the changes from the outbox; returns the deliveries made, to be queued.
+ */
+export async function deliverChanges(
+  db: Queryable,
+  outgoing: readonly { change: SuppressionChange; payload: string }[],
+): Promise<DueDelivery[]> {
+  const ids = outgoing.map(({ change }) => change.id);
+  const { rows } = await db.query<{ id: string }>({
+    text: `INSERT INTO webhook_deliveries (id, webhook_id, change_id, type, payload, created_at, next_attempt_at)
+           SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, c.change_id, c.type, c.payload,
+                  c.created_at, now()
+           FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[])
+                AS c(change_id, account_id, type, payload, created_at)
+           JOIN webhooks w ON w.account_id = c.account_id AND webhook_subscribes(w, c.type)
+           ORDER BY c.change_id, w.id
+           ON CONFLICT (webhook_id, change_id) DO NOTHING
+           RETURNING id`,
+    values: [
+      ids,
+      outgoing.map(({ change }) => change.entry.accountId),
+      outgoing.map(({ change }) => change.type),
+      outgoing.map(({ payload }) => payload),
+      outgoing.map(({ change }) => change.createdAt),
+    ],
+  });
+  await db.query({ text: 'DELETE FROM suppression_changes WHERE id = ANY($1::bigint[])', values: [ids] });
+  return rows.map((row) => ({ deliveryId: row.id, attempt: 0, roundStart: 0 }));
 }
 
 export interface DeliveryTarget {

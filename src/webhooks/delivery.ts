@@ -1,6 +1,3 @@
-import { toResource, type Suppression } from '../suppressions/suppression.js';
-import type { WebhookEventType } from './webhook.js';
-
 /** As Resend's event log names them: not yet tried, failed and to be retried, delivered, given up. */
 export type DeliveryStatus = 'pending' | 'attempting' | 'success' | 'failed';
 
@@ -10,14 +7,6 @@ export interface DueDelivery {
   attempt: number;
   /** The attempt the current round of retries began at (a replay begins a new one). */
   roundStart: number;
-}
-
-/**
- * The body every attempt of a delivery sends, the shape of the SDK's `SuppressionAddedEvent` and
- * `SuppressionRemovedEvent`; `data` is the entry as it was added, or as it was before it was removed.
- */
-export function changePayload(type: WebhookEventType, changedAt: Date, entry: Suppression): string {
-  return JSON.stringify({ type, created_at: changedAt.toISOString(), data: toResource(entry) });
 }
 
 const SECOND = 1000;

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.js';
-import { deleteFinishedDeliveries, dispatchChanges, findOverdueDeliveries } from './delivery-repository.js';
+import { changePayload } from './change-payload.js';
+import { deleteFinishedDeliveries, deliverChanges, findOverdueDeliveries, takeChanges } from './delivery-repository.js';
 import type { Logger } from '../logger.js';
 import type { DueDelivery } from './delivery.js';
 
@@ -26,6 +27,22 @@ export interface Dispatcher {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Turns up to `limit` outbox rows into deliveries, each with the payload its attempts will sign, and
+ * deletes them, in one transaction; returns the deliveries made, to be queued. A delivery made here
+ * but never queued (the process died first) is found by the sweep.
+ */
+export function dispatchChanges(db: Database, limit: number): Promise<DueDelivery[]> {
+  return db.withTransaction(async (client) => {
+    const changes = await takeChanges(client, limit);
+    if (changes.length === 0) return [];
+    return deliverChanges(
+      client,
+      changes.map((change) => ({ change, payload: changePayload(change) })),
+    );
+  });
+}
 
 /**
  * Moves changes from the outbox to the delivery queue, and sweeps: a delivery whose job was lost

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type { ListedWebhook, WebhookEventType, WebhookResource, WebhookStatus } from '../contract/webhook.js';
 
-/** The change events a webhook can subscribe to. */
-export const WEBHOOK_EVENT_TYPES = ['suppression.added', 'suppression.removed'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
-export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+export {
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_STATUSES,
+  type WebhookEventType,
+  type WebhookStatus,
+} from '../contract/webhook.js';
 
 export interface Webhook {
   id: string;
@@ -23,12 +24,12 @@ export function newSigningSecret(): string {
 }
 
 /** The webhook as `GET /webhooks/{id}` shows it, secret included (the SDK's `GetWebhookResponseSuccess`). */
-export function toWebhookResource(webhook: Webhook) {
-  return { object: 'webhook' as const, ...toListedWebhook(webhook), signing_secret: webhook.signingSecret };
+export function toWebhookResource(webhook: Webhook): WebhookResource {
+  return { object: 'webhook', ...toListedWebhook(webhook), signing_secret: webhook.signingSecret };
 }
 
 /** The webhook as a list shows it: without the secret (the SDK's `Webhook`). */
-export function toListedWebhook(webhook: Webhook) {
+export function toListedWebhook(webhook: Webhook): ListedWebhook {
   return {
     id: webhook.id,
     endpoint: webhook.endpoint,

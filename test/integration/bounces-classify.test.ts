@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLASSIFY_LIMIT } from '../../api/bounces/schemas.js';
+import { MAX_CLASSIFY_ITEMS as CLASSIFY_LIMIT } from '../../src/contract/limits.js';
 import { newKey } from '../support/accounts.js';
 import { apiClient, expectError, type ApiClient } from '../support/api-client.js';
 import { newApiAccount, useTestApp } from '../support/test-app.js';

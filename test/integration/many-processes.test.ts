@@ -2,28 +2,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventProducer } from '../../src/events/event-producer.js';
 import { EVENTS_QUEUE } from '../../src/queues.js';
 import { newAccount } from '../support/accounts.js';
-import {
-  buildService,
-  startServiceProcess,
-  type BuiltService,
-  type ServiceProcess,
-} from '../../bench/support/built-service.js';
+import { startServiceProcess, type ServiceProcess } from '../support/built-service.js';
 import { uniqueEmails } from '../support/emails.js';
 import { bounceEvent } from '../support/test-events.js';
+import { sharedBuild } from '../support/shared-build.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { createTestQueue, eventually, type TestQueue } from '../support/test-queue.js';
 
 const RATE_LIMIT = 20;
 const EVENTS = 3000;
 
-let built: BuiltService;
 let database: TestDatabase;
 let events: TestQueue;
 const apis: ServiceProcess[] = [];
 const workers: ServiceProcess[] = [];
 
 beforeAll(async () => {
-  [built, database, events] = await Promise.all([buildService(), createTestDatabase(), createTestQueue(EVENTS_QUEUE)]);
+  let dir: string;
+  [dir, database, events] = await Promise.all([sharedBuild(), createTestDatabase(), createTestQueue(EVENTS_QUEUE)]);
+  const built = { dir };
   const env = {
     DATABASE_URL: database.url,
     REDIS_URL: events.redisUrl,
@@ -42,7 +39,6 @@ afterAll(async () => {
   await Promise.all([...apis, ...workers].map((service) => service.stop()));
   await events?.cleanup();
   await database?.drop();
-  await built?.remove();
 });
 
 describe('two API processes and three worker processes from the built entry points', () => {

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
 import { routes } from '../../api/openapi/document.js';
-import { errorSchema } from '../../api/openapi/schemas.js';
+import { errorSchema } from '../../src/contract/error.js';
 import { useTestApp } from '../support/test-app.js';
 
 const app = useTestApp();

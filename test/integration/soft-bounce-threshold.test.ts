@@ -167,6 +167,28 @@ describe('soft bounces under a threshold', () => {
     ]);
   });
 
+  it('when the earlier bounces were recorded before bounces were classified, then they count by their label: transient and undetermined do, permanent does not', async () => {
+    const accountId = await accountWithThreshold(3);
+    const [byLabel, oneHard] = uniqueEmails(2) as [string, string];
+    for (const email of [byLabel, oneHard]) {
+      await arriveInTurn([softBounce(accountId, email, 0)], [softBounce(accountId, email, 1, 'undetermined')]);
+    }
+    // As such records were written then: no category, only the provider's label.
+    await workers.database.db.query({
+      text: `UPDATE suppression_events SET bounce_category = NULL, bounce_reason = NULL, bounce_rule = NULL,
+                                           classifier_version = NULL
+             WHERE account_id = $1`,
+      values: [accountId],
+    });
+    await workers.database.db.query({
+      text: `UPDATE suppression_events SET bounce_type = 'permanent' WHERE account_id = $1 AND email = $2 AND occurred_at = $3`,
+      values: [accountId, oneHard, new Date(START)],
+    });
+
+    const outcomes = await arriveInTurn([softBounce(accountId, byLabel, 2)], [softBounce(accountId, oneHard, 2)]);
+    expect(outcomes.map((result) => result.outcome)).toEqual(['suppressed_soft_bounce_threshold', 'not_suppressed']);
+  });
+
   it('when a soft bounce is delivered twice, then the copy is a duplicate and does not count', async () => {
     const accountId = await accountWithThreshold(2);
     const email = uniqueEmail();

@@ -1,6 +1,7 @@
 import { Webhook as SvixWebhook } from 'svix';
 import { describe, expect, it } from 'vitest';
-import { dispatchChanges, recordAttempt } from '../../src/webhooks/delivery-repository.js';
+import { recordAttempt } from '../../src/webhooks/delivery-repository.js';
+import { dispatchChanges } from '../../src/webhooks/dispatcher.js';
 import { addSuppressions, removeSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { removeWebhook, rotateSigningSecret, updateWebhook } from '../../src/webhooks/webhook-repository.js';
 import { newId } from '../../src/domain/ids.js';

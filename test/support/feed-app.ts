@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createFeed } from '../../src/feeds/feed-repository.js';
 import type { Queryable } from '../../src/db/database.js';
 import { feedPath, newFeedId, type Feed } from '../../src/feeds/feed.js';
-import type { Provider } from '../../src/feeds/feed-mapping.js';
+import type { Provider } from '../../src/feeds/providers/index.js';
 import { feedSettings, type FeedSettingsInput } from '../../src/feeds/feed-settings.js';
 import { createLogger } from '../../src/logger.js';
 import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';

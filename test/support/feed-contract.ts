@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
 import type { Feed } from '../../src/feeds/feed.js';
-import type { Provider } from '../../src/feeds/feed-mapping.js';
+import type { Provider } from '../../src/feeds/providers/index.js';
 import type { FeedSettingsInput } from '../../src/feeds/feed-settings.js';
 import { isUuid } from '../../src/domain/ids.js';
 import type { ApiAccount, TestAppOptions } from './test-app.js';

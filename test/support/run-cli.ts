@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { sharedBuild } from './shared-build.js';
 
 export interface CliRun {
   code: number | null;
@@ -11,15 +13,20 @@ export interface CliRunOptions {
   closeAfterFirstLine?: boolean;
 }
 
-/** Runs the real CLI with extra environment and stdin; resolves when it exits (by itself: nothing may keep it open). */
-export function runCli(
+/**
+ * Runs the real CLI, compiled as `npm run build` compiles it, with extra environment and stdin;
+ * resolves when it exits (by itself: nothing may keep it open). The compiled entry starts in about
+ * half the time of `npx tsx cli/main.ts`, which starts three Node processes where this starts one.
+ */
+export async function runCli(
   args: string[],
   env: Record<string, string>,
   stdin = '',
   options: CliRunOptions = {},
 ): Promise<CliRun> {
+  const entry = path.join(await sharedBuild(), 'cli/main.js');
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'cli/main.ts', ...args], {
+    const child = spawn(process.execPath, [entry, ...args], {
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

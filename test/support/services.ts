@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { loadConfig } from '../../src/config.js';
 
 export interface Services {
   databaseUrl: string;
@@ -6,8 +7,8 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-const LOCAL_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
+// The service's own defaults, read where they are set.
+const { DATABASE_URL: LOCAL_DATABASE_URL, REDIS_URL: LOCAL_REDIS_URL } = loadConfig({});
 
 function answers(url: string, defaultPort: number): Promise<boolean> {
   const { hostname, port } = new URL(url);

@@ -1,31 +1,38 @@
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll } from 'vitest';
-import { createApp, type AppOptions } from '../../api/app.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { createApp, type AppDeps } from '../../api/app.js';
 import { createBatchProducer } from '../../src/batches/batch-producer.js';
 import { createEventProducer } from '../../src/events/event-producer.js';
 import { listen, type RunningServer } from '../../api/server.js';
 import type { Database } from '../../src/db/database.js';
-import { createLogger } from '../../src/logger.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE, MAINTENANCE_QUEUE } from '../../src/queues.js';
 import { createReclassificationQueue } from '../../src/bounces/reclassification-queue.js';
 import { newAccount, type TestAccount } from './accounts.js';
 import { apiClient, type ApiClient } from './api-client.js';
+import { checkingAnswers, expectAnswersAsDocumented } from './contract-check.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { createTestQueue, type TestQueue } from './test-queue.js';
+import { testConfig, testDeps, type TestSettings } from './test-config.js';
 import { createTestRedis, type TestRedis } from './test-redis.js';
 
-async function serve(db: Database, options: Partial<AppOptions>): Promise<{ express: Express; server: RunningServer }> {
-  const express = createApp({ db, logger: createLogger('silent'), ...options });
+/** What an app of the tests is made of: its settings, and the live things besides its database. */
+interface AppParts {
+  settings: TestSettings;
+  deps: Omit<AppDeps, 'db' | 'logger'>;
+}
+
+async function serve(db: Database, { settings, deps }: AppParts): Promise<{ express: Express; server: RunningServer }> {
+  const express = checkingAnswers(createApp(testConfig(settings), { ...testDeps(settings), ...deps, db }));
   return { express, server: await listen(express, '127.0.0.1', 0) };
 }
 
 /** The real app on a free port of 127.0.0.1. */
-export async function startTestApp(db: Database, options: Partial<AppOptions> = {}): Promise<RunningServer> {
-  return (await serve(db, options)).server;
+export async function startTestApp(db: Database, settings: TestSettings = {}): Promise<RunningServer> {
+  return (await serve(db, { settings, deps: {} })).server;
 }
 
-export interface TestAppOptions extends Omit<Partial<AppOptions>, 'db' | 'redis' | 'redisKeyPrefix' | 'queues'> {
+export interface TestAppOptions extends TestSettings {
   /**
    * 'live': the app keeps its rate limits and idempotency records in the tests' Redis, under the
    * file's key prefix; 'unreachable': its Redis never answers. Without it, the app runs without Redis.
@@ -91,34 +98,35 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       createTestQueue(MAINTENANCE_QUEUE),
     ]).then(([events, batches, maintenance]) => (state.queues = { events, batches, maintenance })));
 
-  async function appOptions({ redis, queues, ...rest }: TestAppOptions): Promise<Partial<AppOptions>> {
-    const resolved: Partial<AppOptions> = rest;
+  async function appParts({ redis, queues, ...settings }: TestAppOptions): Promise<AppParts> {
+    const deps: AppParts['deps'] = {};
+    const env: NodeJS.ProcessEnv = { ...settings.env };
     if (redis) {
       const testRedis = await fileRedis();
-      resolved.redisKeyPrefix = testRedis.keyPrefix;
-      if (redis === 'unreachable') resolved.redis = await testRedis.unreachableClient();
-      else if (firstLiveClient) resolved.redis = await testRedis.newClient();
-      else resolved.redis = firstLiveClient = testRedis.client;
+      env['REDIS_KEY_PREFIX'] = testRedis.keyPrefix;
+      if (redis === 'unreachable') deps.redis = await testRedis.unreachableClient();
+      else if (firstLiveClient) deps.redis = await testRedis.newClient();
+      else deps.redis = firstLiveClient = testRedis.client;
     }
     if (queues) {
       const { events, batches, maintenance } = await fileQueues();
-      resolved.queues = [events.queue, batches.queue];
-      const connection = redis === 'unreachable' && resolved.redis ? resolved.redis : events.connection;
+      deps.queues = [events.queue, batches.queue];
+      const connection = redis === 'unreachable' && deps.redis ? deps.redis : events.connection;
       const producer = createEventProducer({ connection, prefix: events.prefix, connectTimeoutMs: 1000 });
       producers.push(producer);
-      resolved.feeds = { ...rest.feeds, publish: rest.feeds?.publish ?? ((list) => producer.publishMany(list)) };
+      deps.publishFeedEvents = settings.feeds?.publish ?? ((list) => producer.publishParsed(list));
       const imports = createBatchProducer({ connection, prefix: batches.prefix, connectTimeoutMs: 1000 });
       producers.push(imports);
-      resolved.imports = rest.imports ?? imports;
+      deps.imports = settings.imports ?? imports;
       const reclassifications = createReclassificationQueue({
         connection,
         prefix: maintenance.prefix,
         connectTimeoutMs: 1000,
       });
       producers.push(reclassifications);
-      resolved.reclassifications = rest.reclassifications ?? reclassifications;
+      deps.reclassifications = settings.reclassifications ?? reclassifications;
     }
-    return resolved;
+    return { settings: { ...settings, env }, deps };
   }
 
   const ready = <T>(value: T | undefined, what: string): T => {
@@ -126,9 +134,11 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     return value;
   };
 
+  // Every successful answer a test of the file received matches the OpenAPI document.
+  afterEach(expectAnswersAsDocumented);
   beforeAll(async () => {
     state.database = await createTestDatabase();
-    state.main = await serve(state.database.db, await appOptions(options));
+    state.main = await serve(state.database.db, await appParts(options));
   });
   afterAll(async () => {
     await Promise.all(others.map((server) => server.close()));
@@ -168,7 +178,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     },
     async startApp({ db, ...wanted } = {}) {
       const database = db ?? ready(state.database, 'apps start only inside tests and hooks').db;
-      const { server } = await serve(database, await appOptions(wanted));
+      const { server } = await serve(database, await appParts(wanted));
       others.push(server);
       return server;
     },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { configErrorFor } from '../support/config-error.js';
 
 const DEFAULTS = {
   NODE_ENV: 'development',
@@ -11,9 +12,12 @@ const DEFAULTS = {
   PORT: 3000,
   LOG_LEVEL: 'info',
   QUEUE_PREFIX: 'bull',
+  REDIS_KEY_PREFIX: 'sl:',
   WORKER_CONCURRENCY: 1000,
   RATE_LIMIT_PER_SECOND: 10,
   AUTH_FAILURES_PER_SECOND: 20,
+  AUTH_CACHE_TTL_MS: 5000,
+  TRUST_PROXY: false,
   FEEDS_EMAIL_ID_TAG: 'email_id',
   FEEDS_SNS_EXTRA_CERT_HOSTS: [],
   WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: false,
@@ -21,17 +25,6 @@ const DEFAULTS = {
   WORKERS: ['events', 'batches', 'webhooks'],
   CONSOLE_SESSION_HOURS: 8,
 };
-
-/** The ConfigError that loading this environment throws. */
-function configErrorFor(env: NodeJS.ProcessEnv): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return error as ConfigError;
-  }
-  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
-}
 
 describe('loadConfig', () => {
   it('when nothing is set, then every value takes its documented default', () => {
@@ -195,6 +188,23 @@ describe('webhook settings', () => {
   });
 });
 
+describe('API settings', () => {
+  it('when REDIS_KEY_PREFIX and AUTH_CACHE_TTL_MS are set, then they are read', () => {
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'suppressions:', AUTH_CACHE_TTL_MS: '250' })).toMatchObject({
+      REDIS_KEY_PREFIX: 'suppressions:',
+      AUTH_CACHE_TTL_MS: 250,
+    });
+  });
+
+  it.each(['sl: x', 'a\tb'])('when REDIS_KEY_PREFIX is %j, then a ConfigError names it', (value) => {
+    expect(configErrorFor({ REDIS_KEY_PREFIX: value }).message).toContain('REDIS_KEY_PREFIX: must not contain spaces');
+  });
+
+  it.each(['0', '60001', '1.5'])('when AUTH_CACHE_TTL_MS is "%s", then a ConfigError names it', (value) => {
+    expect(configErrorFor({ AUTH_CACHE_TTL_MS: value }).message).toContain('AUTH_CACHE_TTL_MS');
+  });
+});
+
 describe('console settings', () => {
   it('when CONSOLE_SESSION_HOURS and CONSOLE_DIR are set, then they are read', () => {
     expect(loadConfig({ CONSOLE_SESSION_HOURS: '24', CONSOLE_DIR: ' /srv/console ' })).toMatchObject({
@@ -205,66 +215,5 @@ describe('console settings', () => {
 
   it.each(['0', '721', '1.5', 'eight'])('when CONSOLE_SESSION_HOURS is "%s", then a ConfigError names it', (value) => {
     expect(() => loadConfig({ CONSOLE_SESSION_HOURS: value })).toThrow(/CONSOLE_SESSION_HOURS/);
-  });
-});
-
-describe('Redis Cluster settings', () => {
-  it('when REDIS_CLUSTER_NODES lists nodes with spaces and empty items, then they are read as hosts and ports', () => {
-    const config = loadConfig({
-      REDIS_CLUSTER_NODES: ' cache-1.internal:7000, ,10.0.0.2:7001,',
-      QUEUE_PREFIX: '{sl}',
-      REDIS_URL: 'rediss://app:secret@cache.internal:6380',
-    });
-    expect(config.REDIS_CLUSTER_NODES).toEqual([
-      { host: 'cache-1.internal', port: 7000 },
-      { host: '10.0.0.2', port: 7001 },
-    ]);
-    expect(config.REDIS_URL).toBe('rediss://app:secret@cache.internal:6380');
-  });
-
-  it('when REDIS_CLUSTER_NODES is unset, then it stays undefined and any QUEUE_PREFIX is taken', () => {
-    const config = loadConfig({ QUEUE_PREFIX: 'bull' });
-    expect(config.REDIS_CLUSTER_NODES).toBeUndefined();
-  });
-
-  it.each(['bull', 'sl{}', '}sl{', 'sl{open'])(
-    'when REDIS_CLUSTER_NODES is set and QUEUE_PREFIX is %j, then the service refuses to start naming QUEUE_PREFIX and the hash tag',
-    (prefix) => {
-      const message = configErrorFor({ REDIS_CLUSTER_NODES: '127.0.0.1:7000', QUEUE_PREFIX: prefix }).message;
-      expect(message).toContain(
-        "QUEUE_PREFIX: must contain a hash tag such as {sl} when REDIS_CLUSTER_NODES is set: BullMQ keeps each queue's keys in one slot",
-      );
-    },
-  );
-
-  it('when REDIS_CLUSTER_NODES is set and QUEUE_PREFIX is left to its default, then the service refuses to start', () => {
-    expect(configErrorFor({ REDIS_CLUSTER_NODES: '127.0.0.1:7000' }).message).toMatch(
-      /QUEUE_PREFIX: must contain a hash tag/,
-    );
-  });
-
-  it.each(['{sl}', 'app:{suppressions}', '{a}{b}'])(
-    'when REDIS_CLUSTER_NODES is set and QUEUE_PREFIX is %j, then it is accepted',
-    (prefix) => {
-      expect(loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7000', QUEUE_PREFIX: prefix }).QUEUE_PREFIX).toBe(prefix);
-    },
-  );
-
-  it.each(['127.0.0.1', ':7000', '127.0.0.1:port', '127.0.0.1:70000', ','])(
-    'when REDIS_CLUSTER_NODES is %j, then a ConfigError names REDIS_CLUSTER_NODES',
-    (value) => {
-      expect(configErrorFor({ REDIS_CLUSTER_NODES: value, QUEUE_PREFIX: '{sl}' }).message).toContain(
-        'REDIS_CLUSTER_NODES',
-      );
-    },
-  );
-
-  it('when REDIS_CLUSTER_NODES is set and REDIS_URL names a database, then a ConfigError names REDIS_URL', () => {
-    const message = configErrorFor({
-      REDIS_CLUSTER_NODES: '127.0.0.1:7000',
-      QUEUE_PREFIX: '{sl}',
-      REDIS_URL: 'redis://127.0.0.1:6379/2',
-    }).message;
-    expect(message).toContain('REDIS_URL: must not name a database when REDIS_CLUSTER_NODES is set');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { combineLoads, quantile, type LoadResult } from '../../bench/support/http-load.js';
-import { combinePhases, type Phase } from '../../bench/support/ingest-measure.js';
+import { combineLoads, quantile, type LoadResult } from '../../bench/api/http-load.js';
+import { combinePhases, type Phase } from '../../bench/ingest/ingest-measure.js';
 
 function load(seconds: number, latenciesMs: number[], non2xx = 0): LoadResult {
   return {

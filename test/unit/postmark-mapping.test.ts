@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { parse, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
-import { InvalidPayloadError, type MappedPayload } from '../../src/feeds/feed-mapping.js';
+import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
+import type { MappedPayload } from '../../src/feeds/feed-mapping.js';
 import { mapPostmark } from '../../src/feeds/postmark-mapping.js';
 
 const CONTEXT = { accountId: '0190a6e8-5f3c-7a3b-8c1d-2e4f6a8b0c1d', emailIdTag: 'email_id' };

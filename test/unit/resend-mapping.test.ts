@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
-import { InvalidPayloadError, type Delivery, type MappedPayload } from '../../src/feeds/feed-mapping.js';
+import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
+import type { Delivery, MappedPayload } from '../../src/feeds/feed-mapping.js';
 import { mapResend } from '../../src/feeds/resend-mapping.js';
 
 const CONTEXT = { accountId: '0190a6e8-5f3c-7a3b-8c1d-2e4f6a8b0c1d', emailIdTag: 'email_id' };

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
-import { InvalidPayloadError, type MappedPayload } from '../../src/feeds/feed-mapping.js';
+import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
+import type { MappedPayload } from '../../src/feeds/feed-mapping.js';
 import { mapSendGrid } from '../../src/feeds/sendgrid-mapping.js';
 
 const context = { accountId: '0190f3a4-7c2e-7b1d-9a8e-3f6b5c4d2e10', emailIdTag: 'email_id' };

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { completesWindow, crossingIndex, isSoftBounce } from '../../src/events/soft-bounce-threshold.js';
+import { DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
+import {
+  completesWindow,
+  crossingIndex,
+  isSoftBounce,
+  softBounceCategories,
+} from '../../src/events/soft-bounce-threshold.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const rule = { threshold: 3, windowDays: 7 };
@@ -10,6 +16,16 @@ describe('what counts as a soft bounce', () => {
     expect(isSoftBounce({ type: 'bounce', action: 'suppress' })).toBe(false);
     expect(isSoftBounce({ type: 'bounce', action: 'record' })).toBe(false);
     expect(isSoftBounce({ type: 'complaint', action: 'suppress' })).toBe(false);
+  });
+
+  it('when an account keeps the default actions, then the soft-bounce categories are the two whose action is count', () => {
+    expect(softBounceCategories(DEFAULT_BOUNCE_ACTIONS)).toEqual(['mailbox_unavailable', 'unknown']);
+  });
+
+  it('when an account counts a category that suppresses by default and records another, then the soft-bounce categories follow its actions', () => {
+    expect(
+      softBounceCategories({ ...DEFAULT_BOUNCE_ACTIONS, invalid_address: 'count', mailbox_unavailable: 'record' }),
+    ).toEqual(['invalid_address', 'unknown']);
   });
 });
 

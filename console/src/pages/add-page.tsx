@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { API, messageOf, request } from '../api.js';
+import { API, messageOf, request, type SuppressionCheck } from '../api.js';
 import { ErrorMessage, StatusMessage } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
 import { addresses } from '../format.js';
@@ -14,10 +14,6 @@ interface Line {
 
 interface LineError extends Line {
   reason: string;
-}
-
-interface CheckAnswer {
-  invalid: { index: number; email: string; reason: string }[];
 }
 
 /** The non-blank lines, numbered as the text area shows them. */
@@ -55,7 +51,9 @@ export function AddPage() {
     }
     setBusy(true);
     try {
-      const check = await request<CheckAnswer>('POST', `${API}/check`, { emails: lines.map((line) => line.value) });
+      const check = await request<SuppressionCheck>('POST', `${API}/check`, {
+        emails: lines.map((line) => line.value),
+      });
       const invalid = new Map(check.invalid.map((item) => [item.index, item.reason]));
       const bad = lines.flatMap((line, index) => {
         const reason = invalid.get(index);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { API, ApiError, messageOf, request, type AuditRecord, type Page, type Suppression } from '../api.js';
+import { API, ApiError, messageOf, request, type AuditRecordPage, type Suppression } from '../api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorMessage, Loading } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
@@ -15,7 +15,7 @@ interface EntryState {
   loading: boolean;
   /** null: not on the list (removed, or never added). */
   entry: Suppression | null;
-  history: Page<AuditRecord> | null;
+  history: AuditRecordPage | null;
   error: string | null;
 }
 
@@ -28,9 +28,9 @@ async function readEntry(id: string): Promise<Suppression | null> {
   }
 }
 
-async function readHistory(id: string): Promise<Page<AuditRecord> | null> {
+async function readHistory(id: string): Promise<AuditRecordPage | null> {
   try {
-    return await request<Page<AuditRecord>>('GET', `${API}/${encodeURIComponent(id)}/events?limit=${HISTORY_LIMIT}`);
+    return await request<AuditRecordPage>('GET', `${API}/${encodeURIComponent(id)}/events?limit=${HISTORY_LIMIT}`);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;

@@ -16,8 +16,10 @@ const EVENT_NAMES: Record<AuditRecord['type'], string> = {
   removal: 'Removal',
 };
 
-function bounceKind(bounce: NonNullable<AuditRecord['bounce']>): string {
+function bounceKind(bounce: NonNullable<AuditRecord['bounce']>): string | null {
   const type = bounce.type === 'permanent' ? 'Permanent' : bounce.type === 'transient' ? 'Transient' : bounce.type;
+  // A record whose provider gave no type has `null`: its sub-type alone, rather than "null (…)".
+  if (type === null) return bounce.sub_type;
   return bounce.sub_type ? `${type} (${bounce.sub_type})` : type;
 }
 

@@ -1,26 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { API, ApiError, messageOf, ORIGINS, request, type Origin } from '../api.js';
+import { API, ApiError, messageOf, ORIGINS, request, type ImportResource, type Origin } from '../api.js';
 import { ErrorMessage, StatusMessage } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
 import { addresses, originName } from '../format.js';
 import { upload } from '../upload.js';
-
-export interface ImportResource {
-  object: 'import';
-  id: string;
-  status: 'reading' | 'processing' | 'completed' | 'failed';
-  origin: Origin;
-  lines: number;
-  invalid: number;
-  queued: number;
-  duplicates: number;
-  processed: number;
-  added: number;
-  already_present: number;
-  failed_jobs: number;
-  invalid_lines: { line: number; value?: string; reason: string }[];
-  error: string | null;
-}
 
 const POLL_MS = 1000;
 

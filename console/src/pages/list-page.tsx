@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { API, messageOf, ORIGINS, request, type Page, type Suppression } from '../api.js';
+import { API, messageOf, ORIGINS, request, type SuppressionPage } from '../api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorMessage, Loading, StatusMessage } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
@@ -12,7 +12,7 @@ export const PAGE_SIZE = 50;
 
 interface ListState {
   loading: boolean;
-  page: Page<Suppression> | null;
+  page: SuppressionPage | null;
   error: string | null;
 }
 
@@ -53,7 +53,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
     if (origin) params.set('origin', origin);
     if (after) params.set('after', after);
     if (before) params.set('before', before);
-    request<Page<Suppression>>('GET', `${API}?${params.toString()}`).then(
+    request<SuppressionPage>('GET', `${API}?${params.toString()}`).then(
       (page) => {
         if (!current) return;
         setList({ loading: false, page, error: null });

@@ -1,0 +1,145 @@
+import express, { Router, type Express, type Request, type RequestHandler } from 'express';
+import type { BatchProducer } from '../src/batches/batch-producer.js';
+import type { ReclassificationQueue } from '../src/bounces/reclassification-queue.js';
+import { REQUEST_BODY_LIMIT, type Config } from '../src/config.js';
+import type { Database } from '../src/db/database.js';
+import type { Logger } from '../src/logger.js';
+import type { DueDelivery } from '../src/webhooks/delivery.js';
+import { BOUNCES_PATH, bouncesRouter, isSendingBounceRequest } from './bounces/feature.js';
+import { consoleSession, csrfProtection, sameOriginOnly } from './console/session.js';
+import { CONSOLE_API_PATH, CONSOLE_PATH, consoleRouter } from './console/routes.js';
+import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './console/session-routes.js';
+import { authenticate } from './http/authenticate.js';
+import { noStore } from './http/security-headers.js';
+import type { RedisGuards } from './redis-guards.js';
+import { SETTINGS_PATH, settingsRouter } from './settings/routes.js';
+import { IMPORTS_PATH } from './suppressions/import-routes.js';
+import { isSendingRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './suppressions/routes.js';
+import { WEBHOOKS_PATH, webhooksRouter } from './webhooks/routes.js';
+
+export type RoutersConfig = Pick<
+  Config,
+  'AUTH_CACHE_TTL_MS' | 'WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS' | 'CONSOLE_SESSION_HOURS' | 'CONSOLE_DIR'
+>;
+
+export interface RoutersDeps {
+  db: Database;
+  logger: Logger;
+  guards: RedisGuards;
+  /** Queues the batch jobs of `POST /suppressions/imports` and looks them up; without it, imports answer 503. */
+  imports?: Pick<BatchProducer, 'add' | 'outcome'> | undefined;
+  /** Queues the reclassifications of `POST /bounces/reclassifications`; without it, they answer 503. */
+  reclassifications?: Pick<ReclassificationQueue, 'queue'> | undefined;
+  /** Queues replayed deliveries at once; without it (or when it fails) the worker's sweeper queues them within a minute and a half. */
+  queueDeliveries?: ((due: readonly DueDelivery[]) => Promise<void>) | undefined;
+}
+
+const jsonBody = (): RequestHandler => express.json({ limit: REQUEST_BODY_LIMIT, strict: true });
+
+function onlyWhen(applies: (req: Request) => boolean, handlers: readonly RequestHandler[]): RequestHandler {
+  const when = Router();
+  when.use(...handlers);
+  return (req, res, next) => (applies(req) ? when(req, res, next) : next());
+}
+
+function onlyFor(methods: readonly string[], handlers: readonly RequestHandler[]): RequestHandler {
+  return onlyWhen((req) => methods.includes(req.method), handlers);
+}
+
+/**
+ * The API behind bearer keys, then the console behind its session: the same routers twice, with
+ * different guards in front.
+ */
+export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersDeps): void {
+  const { db, logger } = deps;
+  const { failureLimit, rateLimited, idempotent } = deps.guards;
+  const imports = { producer: deps.imports, logger };
+  const bounces = { db, logger, reclassifications: deps.reclassifications };
+  const authentication = { db, logger, cacheTtlMs: config.AUTH_CACHE_TTL_MS, failureLimit };
+  app.use(
+    SUPPRESSIONS_PATH,
+    suppressionsRouter(
+      db,
+      [
+        noStore,
+        authenticate({ ...authentication, sendingAccess: isSendingRequest }),
+        ...rateLimited,
+        // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:
+        // application/json` on bodiless GET and DELETE too; those skip the parser. An import's
+        // body is the list itself, read as a stream by its route.
+        onlyWhen((req) => req.method === 'POST' && req.path !== IMPORTS_PATH, [jsonBody(), ...idempotent]),
+      ],
+      imports,
+    ),
+  );
+
+  // Every webhook request needs a `full_access` key. PATCH carries a body too; idempotency keys
+  // stay POST-only (the middleware passes other methods through).
+  app.use(
+    WEBHOOKS_PATH,
+    webhooksRouter(
+      { db, logger, allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS, queue: deps.queueDeliveries },
+      [noStore, authenticate(authentication), ...rateLimited, onlyFor(['POST', 'PATCH'], [jsonBody(), ...idempotent])],
+    ),
+  );
+
+  // An account's policy: `full_access` keys only, as for webhooks. Only PATCH carries a body, and
+  // there is no POST for an idempotency key to guard.
+  app.use(
+    SETTINGS_PATH,
+    settingsRouter(db, [noStore, authenticate(authentication), ...rateLimited, onlyFor(['PATCH'], [jsonBody()])]),
+  );
+
+  // The classifier on demand (a sending key may call it), an account's bounce summary and its
+  // reclassifications. Only POSTs carry bodies; idempotency keys guard them as elsewhere.
+  app.use(
+    BOUNCES_PATH,
+    bouncesRouter(bounces, [
+      noStore,
+      authenticate({ ...authentication, sendingAccess: isSendingBounceRequest }),
+      ...rateLimited,
+      onlyFor(['POST'], [jsonBody(), ...idempotent]),
+    ]),
+  );
+
+  // The console: its session, then the same routers as the API's, behind the session cookie and
+  // CSRF checks instead of a bearer key, then its pages.
+  app.use(
+    CONSOLE_SESSION_PATH,
+    consoleSessionRouter({
+      db,
+      logger,
+      ttlMs: config.CONSOLE_SESSION_HOURS * 60 * 60 * 1000,
+      failureLimit,
+      rateLimited,
+      bodyLimit: REQUEST_BODY_LIMIT,
+    }),
+  );
+  const consoleGuards = (...parsers: RequestHandler[]): RequestHandler[] => [
+    noStore,
+    sameOriginOnly,
+    consoleSession({ db, failureLimit }),
+    csrfProtection,
+    ...rateLimited,
+    ...parsers,
+  ];
+  app.use(
+    CONSOLE_API_PATH + SUPPRESSIONS_PATH,
+    suppressionsRouter(
+      db,
+      // As on the API: an import's body is the list itself, read as a stream by its route.
+      consoleGuards(onlyWhen((req) => req.method === 'POST' && req.path !== IMPORTS_PATH, [jsonBody()])),
+      imports,
+      CONSOLE_API_PATH + SUPPRESSIONS_PATH,
+    ),
+  );
+  app.use(
+    CONSOLE_API_PATH + SETTINGS_PATH,
+    settingsRouter(db, consoleGuards(onlyFor(['PATCH'], [jsonBody()])), CONSOLE_API_PATH + SETTINGS_PATH),
+  );
+  app.use(
+    CONSOLE_API_PATH + BOUNCES_PATH,
+    bouncesRouter(bounces, consoleGuards(onlyFor(['POST'], [jsonBody()])), CONSOLE_API_PATH + BOUNCES_PATH),
+  );
+  app.use(CONSOLE_PATH, consoleRouter(config.CONSOLE_DIR));
+}

@@ -1,0 +1,164 @@
+/**
+ * The send-time check in `npm run bench`: POST /suppressions/check with 1,000 addresses per request
+ * against the database's own limit, a bare pg pool running the same indexed `= ANY($2)` query for
+ * the same addresses, with no HTTP at all.
+ */
+import { performance } from 'node:perf_hooks';
+import { createSuppressionClient } from '../../src/client/suppression-client.js';
+import type { ApiBench } from './api-blocks.js';
+import { beforeDeadline, type Deadline } from '../shared/deadline.js';
+import { combineLoads, runLoad, type LoadResult } from './http-load.js';
+import { seededEmail, seededRandom } from './seed.js';
+
+export interface CheckFigures {
+  addresses_per_s: number;
+  baseline_addresses_per_s: number;
+  ratio: number;
+}
+
+const ADDRESSES_PER_CHECK = 1000;
+const SUPPRESSED_PER_CHECK = 100;
+const CHECK_SETS = 200;
+
+interface CheckSet {
+  key: number;
+  accountId: string;
+  emails: string[];
+}
+
+/** Sets of 1,000 addresses of one keyed account each, about 10 % of them on its list, in a fixed shuffle. */
+function checkSets(bench: ApiBench): CheckSet[] {
+  const { accounts, keyedAccounts, lookupRows } = bench.sizes;
+  const perAccount = Math.floor(lookupRows / accounts);
+  const random = seededRandom(54321);
+  return Array.from({ length: CHECK_SETS }, (_, set) => {
+    const key = set % keyedAccounts;
+    const suppressed = Math.min(SUPPRESSED_PER_CHECK, perAccount);
+    const first = Math.floor(random() * Math.max(1, perAccount - suppressed));
+    const emails = [
+      ...Array.from({ length: suppressed }, (_, index) => seededEmail(key + accounts * (first + index))),
+      ...Array.from({ length: ADDRESSES_PER_CHECK - suppressed }, (_, index) => `clean${set}.${index}@example.org`),
+    ];
+    for (let index = emails.length - 1; index > 0; index -= 1) {
+      const other = Math.floor(random() * (index + 1));
+      [emails[index], emails[other]] = [emails[other] as string, emails[index] as string];
+    }
+    return { key, accountId: bench.accountIds[key] as string, emails };
+  });
+}
+
+function cycle<T>(items: readonly T[]): () => T {
+  let index = 0;
+  return () => items[index++ % items.length] as T;
+}
+
+/** The same lookups straight on a pg pool of the service's size, `connections` at a time, for `durationS`. */
+async function baselineChecks(bench: ApiBench, sets: CheckSet[], connections: number, durationS: number) {
+  const next = cycle(sets);
+  const startedAt = performance.now();
+  const until = startedAt + durationS * 1000;
+  let checks = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) {
+        const set = next();
+        await bench.db.pool.query({
+          name: 'bench-check-baseline',
+          text: 'SELECT id, account_id, email, origin, source_id, created_at FROM suppressions WHERE account_id = $1 AND email = ANY($2::text[])',
+          values: [set.accountId, set.emails],
+        });
+        checks += 1;
+      }
+    }),
+  );
+  return (checks * ADDRESSES_PER_CHECK) / ((performance.now() - startedAt) / 1000);
+}
+
+function checkLoad(result: LoadResult): LoadResult {
+  if (result.requests === 0 || result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`check: ${result.requests} requests, ${result.non2xx} not 2xx, ${result.errors} errors`);
+  }
+  return result;
+}
+
+/** Addresses checked per second through the service and straight on the database, in alternating rounds. */
+export async function measureCheck(bench: ApiBench, deadline: Deadline): Promise<CheckFigures> {
+  const { sizes } = bench;
+  const sets = checkSets(bench);
+  // A fixed set of requests, each encoded once by the load generator: a 30 KB body built anew for
+  // every request would cost the generator, on the machine it shares, more than the check itself.
+  const requests = sets.map((set) => ({
+    path: '/suppressions/check',
+    headers: { authorization: `Bearer ${bench.tokens[set.key] as string}` },
+    body: JSON.stringify({ emails: set.emails }),
+  }));
+  const serviceLoad = (durationS: number) =>
+    runLoad({
+      url: bench.service.url,
+      connections: sizes.checkConnections,
+      durationS,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      requests,
+    });
+  if (sizes.warmupS > 0) {
+    await beforeDeadline(deadline, baselineChecks(bench, sets, sizes.checkConnections, sizes.warmupS));
+    await beforeDeadline(deadline, serviceLoad(sizes.warmupS));
+  }
+  const rounds = Math.max(1, sizes.lookupRounds);
+  const roundS = Math.max(1, Math.round(sizes.checkS / rounds));
+  const service: LoadResult[] = [];
+  const baseline: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const runService = async () => service.push(checkLoad(await beforeDeadline(deadline, serviceLoad(roundS))));
+    const runBaseline = async () =>
+      baseline.push(await beforeDeadline(deadline, baselineChecks(bench, sets, sizes.checkConnections, roundS)));
+    if (round % 2 === 0) {
+      await runBaseline();
+      await runService();
+    } else {
+      await runService();
+      await runBaseline();
+    }
+  }
+  const addressesPerSecond = combineLoads(service).okPerSecond * ADDRESSES_PER_CHECK;
+  const baselinePerSecond = baseline.reduce((sum, value) => sum + value, 0) / baseline.length;
+  return {
+    addresses_per_s: Math.round(addressesPerSecond),
+    baseline_addresses_per_s: Math.round(baselinePerSecond),
+    ratio: Math.round((addressesPerSecond / baselinePerSecond) * 1000) / 1000,
+  };
+}
+
+export interface ClientFigures {
+  addresses: number;
+  addresses_per_s: number;
+}
+
+/**
+ * `filterSendable` of the exported client over `addresses` addresses of one account (about 10 % on
+ * its list, as far as the seed has them): the client's own splitting, parallel requests and merging
+ * included.
+ */
+export async function measureClient(bench: ApiBench, addresses: number, deadline: Deadline): Promise<ClientFigures> {
+  const { accounts, lookupRows } = bench.sizes;
+  const perAccount = Math.floor(lookupRows / accounts);
+  const suppressed = Math.min(Math.floor(addresses / 10), perAccount);
+  const emails = Array.from({ length: addresses }, (_, index) =>
+    index % 10 === 0 && index / 10 < suppressed ? seededEmail(accounts * (index / 10)) : `client${index}@example.net`,
+  );
+  const client = createSuppressionClient({
+    baseUrl: bench.service.url,
+    apiKey: bench.tokens[0] as string,
+    timeoutMs: 60_000,
+  });
+  const startedAt = performance.now();
+  const result = await beforeDeadline(deadline, client.filterSendable(emails));
+  const seconds = (performance.now() - startedAt) / 1000;
+  if (result.suppressed.length !== suppressed || result.sendable.length !== addresses - suppressed) {
+    throw new Error(
+      `client: ${result.suppressed.length} suppressed and ${result.sendable.length} sendable of ${addresses}`,
+    );
+  }
+  return { addresses, addresses_per_s: Math.round(addresses / seconds) };
+}

@@ -1,0 +1,62 @@
+/**
+ * npm run bench [-- --quick]: the service against its baselines in one run (lookup, list, batch add,
+ * ingest, import, the API's peak memory), each block on its own fresh database and queue prefix.
+ * The API's blocks are in this folder; the ingest and import blocks are those of bench/ingest/ and
+ * bench/import/, so that the one run and the suites alone measure the same way.
+ * Prints a markdown table and writes bench/results/latest.json. PostgreSQL and Redis are
+ * DATABASE_URL and REDIS_URL, as the service reads them.
+ */
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startDeadline } from '../shared/deadline.js';
+import { markdownTable, writeResults } from '../shared/report.js';
+import { FULL_SIZES, QUICK_SIZES, runSuite, SUMMARY_HEADER, summaryRows } from './suite.js';
+
+const RESULTS_PATH = fileURLToPath(new URL('../results/latest.json', import.meta.url));
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } }, strict: true });
+  const quick = values.quick === true;
+  const sizes = quick ? QUICK_SIZES : FULL_SIZES;
+  const config = loadConfig();
+  const logger = createLogger('warn');
+  const deadline = startDeadline(quick ? 60_000 : 300_000, `bench${quick ? ' --quick' : ''}`);
+  deadline.signal.addEventListener('abort', () => {
+    setTimeout(() => {
+      process.stderr.write('bench: teardown did not finish in time; exiting without it\n');
+      process.exit(1);
+    }, 30_000).unref();
+  });
+  const startedAt = Date.now();
+  console.log(
+    `bench${quick ? ' --quick' : ''}: ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
+  );
+  try {
+    const results = await runSuite(config, sizes, logger, deadline, (message) =>
+      console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1)} s] ${message}`),
+    );
+    console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1)} s] done\n`);
+    console.log(markdownTable(SUMMARY_HEADER, summaryRows(results)));
+    await writeResults(RESULTS_PATH, results);
+    console.log(`\nfigures written to ${RESULTS_PATH}`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    deadline.clear();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

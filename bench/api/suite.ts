@@ -1,0 +1,257 @@
+/**
+ * `npm run bench` as a function: every building block in order on its own fresh database and queue
+ * prefix, returning the figures in the shape of bench/results/latest.json. The integration test
+ * runs it on tiny sizes so the bench cannot rot.
+ */
+import os from 'node:os';
+import type { Config } from '../../src/config.js';
+import type { Logger } from '../../src/logger.js';
+import {
+  measureBatchAdd,
+  measureList,
+  measureLookup,
+  prepareApiBench,
+  type ApiSizes,
+  type ListFigures,
+  type LookupFigures,
+} from './api-blocks.js';
+import { measureCheck, measureClient, type CheckFigures, type ClientFigures } from './check-measure.js';
+import type { CleanupStack } from '../shared/cleanup.js';
+import type { Deadline } from '../shared/deadline.js';
+import { measureImport } from '../import/import-measure.js';
+import { INGEST_ROUNDS, inPhase, measureIngest } from '../ingest/ingest-measure.js';
+
+export interface SuiteSizes {
+  quick: boolean;
+  api: ApiSizes;
+  ingestEvents: number;
+  /** Alternating rounds of the ingest measurement. */
+  ingestRounds: number;
+  importAddresses: number;
+  /** Addresses `filterSendable` of the exported client is given at once. */
+  clientAddresses: number;
+}
+
+export interface SuiteResults {
+  when: string;
+  node: string;
+  cpus: number;
+  quick: boolean;
+  lookup: LookupFigures;
+  check: CheckFigures;
+  client: ClientFigures;
+  list: ListFigures;
+  batch_add: { addresses_per_s: number };
+  ingest: { events: number; events_per_s: number; baseline_jobs_per_s: number; ratio: number };
+  import: { addresses: number; addresses_per_s: number; peak_rss_mb: number; copy_rows_per_s: number; ratio: number };
+  service_peak_rss_mb: number;
+}
+
+export const FULL_SIZES: SuiteSizes = {
+  quick: false,
+  api: {
+    lookupRows: 1_000_000,
+    accounts: 1000,
+    keyedAccounts: 100,
+    listRows: 1_000_000,
+    connections: 50,
+    warmupS: 2,
+    loadS: 15,
+    lookupRounds: 5,
+    listRequests: 200,
+    batchConnections: 10,
+    batchS: 10,
+    checkConnections: 10,
+    checkS: 10,
+  },
+  ingestEvents: 100_000,
+  ingestRounds: INGEST_ROUNDS,
+  importAddresses: 1_000_000,
+  clientAddresses: 100_000,
+};
+
+export const QUICK_SIZES: SuiteSizes = {
+  quick: true,
+  api: {
+    lookupRows: 100_000,
+    accounts: 100,
+    keyedAccounts: 100,
+    listRows: 100_000,
+    connections: 50,
+    warmupS: 1,
+    loadS: 4,
+    lookupRounds: 2,
+    listRequests: 100,
+    batchConnections: 10,
+    batchS: 3,
+    checkConnections: 10,
+    checkS: 4,
+  },
+  ingestEvents: 20_000,
+  ingestRounds: 2,
+  importAddresses: 100_000,
+  clientAddresses: 100_000,
+};
+
+export const TARGETS = {
+  lookupRatio: 1.0,
+  lookupP99Factor: 1.0,
+  checkRatio: 0.5,
+  listRatio: 1.2,
+  ingestRatio: 0.7,
+  importRatio: 0.8,
+};
+
+const mb = (value: number): number => Math.round(value * 10) / 10;
+const round3 = (value: number): number => Math.round(value * 1000) / 1000;
+
+export async function runSuite(
+  config: Config,
+  sizes: SuiteSizes,
+  logger: Logger,
+  deadline: Deadline,
+  progress: (message: string) => void = () => undefined,
+): Promise<SuiteResults> {
+  const api = await inPhase('api', logger, async (cleanup) => {
+    progress(
+      `seeding ${sizes.api.lookupRows} suppressions over ${sizes.api.accounts} accounts and ${sizes.api.listRows} in one account`,
+    );
+    const bench = await prepareApiBench(config, sizes.api, logger, deadline, cleanup);
+    progress(
+      `seeded at ${Math.round(bench.seedRowsPerSecond)} rows/s: PostgreSQL's own INSERT ... SELECT rate for suppressions here`,
+    );
+    progress(
+      `lookup: service ${bench.service.url} versus baseline ${bench.baseline.url}, ${sizes.api.connections} connections, ${sizes.api.loadS} s each`,
+    );
+    const lookup = await measureLookup(bench, deadline, progress);
+    progress(
+      `check: 1,000 addresses per request, ${sizes.api.checkConnections} connections, versus the same query on a bare pg pool`,
+    );
+    const check = await measureCheck(bench, deadline);
+    progress(`client: filterSendable over ${sizes.clientAddresses} addresses`);
+    const client = await measureClient(bench, sizes.clientAddresses, deadline);
+    progress('list: first page versus a deep page');
+    const list = await measureList(bench, deadline);
+    progress(`batch add: ${sizes.api.batchConnections} connections, ${sizes.api.batchS} s`);
+    const batchAdd = await measureBatchAdd(bench, deadline);
+    const servicePeakRssMb = await bench.service.stop();
+    return { lookup, check, client, list, batchAdd, servicePeakRssMb };
+  });
+
+  progress(`ingest: ${sizes.ingestEvents} events, BullMQ no-op worker versus event worker`);
+  const ingest = await inPhase('ingest', logger, (cleanup: CleanupStack) =>
+    measureIngest(
+      config,
+      {
+        events: sizes.ingestEvents,
+        concurrency: config.WORKER_CONCURRENCY,
+        batchSize: undefined,
+        batchDelayMs: undefined,
+        batchesInFlight: undefined,
+        poolSize: config.DATABASE_POOL_SIZE,
+        timeoutS: 0,
+        rounds: sizes.ingestRounds,
+        webhooks: 0,
+        deliverBeside: true,
+        softBounceThreshold: null,
+        classifier: 'classifier',
+      },
+      logger,
+      deadline,
+      cleanup,
+    ),
+  );
+  if (ingest.problems.length > 0) throw new Error(`ingest verification failed:\n  ${ingest.problems.join('\n  ')}`);
+
+  progress(`import: ${sizes.importAddresses} addresses through the command line`);
+  const imported = await inPhase('import', logger, (cleanup: CleanupStack) =>
+    measureImport(
+      config,
+      { addresses: sizes.importAddresses, workerConcurrency: undefined },
+      logger,
+      deadline,
+      cleanup,
+    ),
+  );
+
+  return {
+    when: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    quick: sizes.quick,
+    lookup: api.lookup,
+    check: api.check,
+    client: api.client,
+    list: api.list,
+    batch_add: api.batchAdd,
+    ingest: {
+      events: sizes.ingestEvents,
+      events_per_s: Math.round(ingest.service.run.jobsPerSecond),
+      baseline_jobs_per_s: Math.round(ingest.baseline.run.jobsPerSecond),
+      ratio: round3(ingest.ratio),
+    },
+    import: {
+      addresses: imported.addresses,
+      addresses_per_s: Math.round(imported.addressesPerSecond),
+      peak_rss_mb: mb(imported.run.peakRssMb),
+      copy_rows_per_s: Math.round(imported.copy.rowsPerSecond),
+      ratio: round3(imported.ratio),
+    },
+    service_peak_rss_mb: mb(api.servicePeakRssMb),
+  };
+}
+
+/** The run as a markdown table: figure, value, baseline, ratio, target, met. */
+export function summaryRows(results: SuiteResults): (string | number)[][] {
+  const { lookup, check, client, list, batch_add: batch, ingest, import: imported } = results;
+  const yes = (met: boolean): string => (met ? 'yes' : 'NO');
+  const lookupMet =
+    lookup.ratio >= TARGETS.lookupRatio && lookup.p99_ms <= TARGETS.lookupP99Factor * lookup.baseline_p99_ms;
+  return [
+    [
+      'lookup GET /suppressions/{email}',
+      `${lookup.rps} req/s, p50 ${lookup.p50_ms} ms, p99 ${lookup.p99_ms} ms`,
+      `${lookup.baseline_rps} req/s, p99 ${lookup.baseline_p99_ms} ms`,
+      `${lookup.ratio}`,
+      `≥ ${TARGETS.lookupRatio}, p99 ≤ ${TARGETS.lookupP99Factor}× baseline`,
+      yes(lookupMet),
+    ],
+    [
+      'check POST /suppressions/check (1,000 per request)',
+      `${check.addresses_per_s} addresses/s`,
+      `${check.baseline_addresses_per_s} addresses/s (bare pg, same query)`,
+      `${check.ratio}`,
+      `≥ ${TARGETS.checkRatio}`,
+      yes(check.ratio >= TARGETS.checkRatio),
+    ],
+    ['client filterSendable', `${client.addresses_per_s} addresses/s (${client.addresses} addresses)`, '', '', '', ''],
+    [
+      'list p50, first vs deep page',
+      `deep ${list.deep_page_p50_ms} ms`,
+      `first ${list.first_page_p50_ms} ms`,
+      `${list.ratio}`,
+      `≤ ${TARGETS.listRatio}`,
+      yes(list.ratio <= TARGETS.listRatio),
+    ],
+    ['batch add (100 per request)', `${batch.addresses_per_s} addresses/s`, '', '', '', ''],
+    [
+      'ingest (event worker)',
+      `${ingest.events_per_s} events/s (${ingest.events} events)`,
+      `${ingest.baseline_jobs_per_s} jobs/s (BullMQ no-op)`,
+      `${ingest.ratio}`,
+      `≥ ${TARGETS.ingestRatio}`,
+      yes(ingest.ratio >= TARGETS.ingestRatio),
+    ],
+    [
+      'import (CLI, --wait)',
+      `${imported.addresses_per_s} addresses/s (${imported.addresses}), CLI peak RSS ${imported.peak_rss_mb} MB`,
+      `${imported.copy_rows_per_s} rows/s (bare COPY, same rows and table)`,
+      `${imported.ratio}`,
+      `≥ ${TARGETS.importRatio}`,
+      yes(imported.ratio >= TARGETS.importRatio),
+    ],
+    ['service peak RSS', `${results.service_peak_rss_mb} MB`, '', '', '', ''],
+  ];
+}
+
+export const SUMMARY_HEADER = ['figure', 'service', 'baseline', 'ratio', 'target', 'met'];

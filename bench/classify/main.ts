@@ -1,0 +1,139 @@
+/**
+ * npm run bench:classify: the bounce classifier against the provider-label rule on the labelled
+ * corpus (test/fixtures/bounces/), side by side, then per provider on the same texts wrapped in
+ * each provider's payload, then its speed: classifications per second on one core, and the slowest
+ * of a set of adversarial 2,000-character diagnostics.
+ */
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { BOUNCE_CATEGORIES } from '../../src/bounces/categories.js';
+import { classifyBounce, CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
+import {
+  classifierDecider,
+  corpusItems,
+  labelDecider,
+  providerItems,
+  readCorpus,
+  score,
+  share,
+  type Scores,
+} from './corpus.js';
+import { adversarialDiagnostics } from './adversarial.js';
+import { markdownTable } from '../shared/report.js';
+
+const percent = (part: number, whole: number): string => `${(share(part, whole) * 100).toFixed(1)} %`;
+
+function sideBySide(title: string, classifier: Scores, label: Scores): string {
+  return [
+    `### ${title}`,
+    '',
+    markdownTable(
+      ['', 'classifier', 'provider label'],
+      [
+        ['rows', String(classifier.rows), String(label.rows)],
+        [
+          `not dead addresses suppressed (of ${classifier.notDead})`,
+          percent(classifier.wrongfulSuppressions, classifier.notDead),
+          percent(label.wrongfulSuppressions, label.notDead),
+        ],
+        [
+          `dead addresses missed (of ${classifier.dead})`,
+          percent(classifier.misses, classifier.dead),
+          percent(label.misses, label.dead),
+        ],
+        [
+          `sender-side decided sender_blocked (of ${classifier.senderSide})`,
+          percent(classifier.senderBlocked, classifier.senderSide),
+          percent(label.senderBlocked, label.senderSide),
+        ],
+      ],
+    ),
+  ].join('\n');
+}
+
+function confusionTable(scores: Scores): string {
+  return markdownTable(
+    ['expected \\ decided', ...BOUNCE_CATEGORIES],
+    BOUNCE_CATEGORIES.map((expected) => [
+      expected,
+      ...BOUNCE_CATEGORIES.map((decided) => scores.confusion[expected]?.[decided] ?? 0),
+    ]),
+  );
+}
+
+/** Classifications per second over the corpus, on this one thread, for about `ms`. */
+function throughput(ms: number): number {
+  const evidence = corpusItems(readCorpus()).map((item) => item.evidence);
+  let done = 0;
+  const started = performance.now();
+  while (performance.now() - started < ms) {
+    for (const item of evidence) classifyBounce(item);
+    done += evidence.length;
+  }
+  return done / ((performance.now() - started) / 1000);
+}
+
+/** The slowest of the adversarial diagnostics, best of five runs each, in microseconds. */
+function slowestAdversarial(): { micros: number; name: string } {
+  let slowest = { micros: 0, name: '' };
+  for (const { name, text } of adversarialDiagnostics()) {
+    let best = Infinity;
+    for (let run = 0; run < 5; run += 1) {
+      const started = performance.now();
+      classifyBounce({ type: 'permanent', status: '5.0.0', diagnostic: text });
+      best = Math.min(best, performance.now() - started);
+    }
+    if (best * 1000 > slowest.micros) slowest = { micros: best * 1000, name };
+  }
+  return slowest;
+}
+
+function main(): void {
+  const rows = readCorpus();
+  const items = corpusItems(rows);
+  console.log(
+    `bench:classify: classifier ${CLASSIFIER_VERSION}, ${rows.length} corpus rows, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}\n`,
+  );
+  const classifier = score(items, classifierDecider);
+  console.log(sideBySide('The corpus', classifier, score(items, labelDecider)));
+  console.log(`\nConfusion (classifier):\n\n${confusionTable(classifier)}\n`);
+
+  const wrapped = providerItems(rows);
+  const providers = [...new Set(wrapped.map((item) => item.provider))];
+  console.log('### Per provider, through its own payload and mapping\n');
+  console.log(
+    markdownTable(
+      ['provider', 'rows', 'wrongful suppressions: classifier', 'label', 'misses: classifier', 'label'],
+      providers.map((provider) => {
+        const mine = wrapped.filter((item) => item.provider === provider);
+        const ours = score(mine, classifierDecider);
+        const theirs = score(mine, labelDecider);
+        return [
+          provider,
+          mine.length,
+          ours.wrongfulSuppressions,
+          theirs.wrongfulSuppressions,
+          ours.misses,
+          theirs.misses,
+        ];
+      }),
+    ),
+  );
+
+  // Warm the code paths before timing them.
+  throughput(300);
+  const perSecond = throughput(3000);
+  const slowest = slowestAdversarial();
+  console.log(`\n### Speed\n`);
+  console.log(
+    markdownTable(
+      ['measure', 'value'],
+      [
+        ['classifications per second, one core', Math.round(perSecond).toLocaleString('en')],
+        ['slowest adversarial 2,000-character diagnostic', `${slowest.micros.toFixed(1)} µs (${slowest.name})`],
+      ],
+    ),
+  );
+}
+
+main();

@@ -1,0 +1,320 @@
+/**
+ * The measurement of bench:ingest, shared with `npm run bench`: the event worker's throughput (BullMQ +
+ * validation + PostgreSQL writes) against BullMQ with an empty processor, in one run, on a fresh
+ * database and fresh queue prefixes.
+ */
+import { performance } from 'node:perf_hooks';
+import { Queue, Worker } from 'bullmq';
+import type { Config } from '../../src/config.js';
+import { createDatabase, type Database } from '../../src/db/database.js';
+import { createEventProducer } from '../../src/events/event-producer.js';
+import { eventJobId } from '../../src/events/job-id.js';
+import type { SuppressionEventInput } from '../../src/events/event-schema.js';
+import type { Logger } from '../../src/logger.js';
+import { DEFAULT_JOB_OPTIONS, EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED } from '../../src/queues.js';
+import { createRedis } from '../../src/redis.js';
+import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';
+import { createAccounts, createBenchDatabase } from '../shared/bench-database.js';
+import { CleanupStack } from '../shared/cleanup.js';
+import { timeUntilCompleted, type CompletionTiming } from './completions.js';
+import { beforeDeadline, type Deadline } from '../shared/deadline.js';
+import type { BounceClassifier } from '../../src/events/classify.js';
+import { labelRule } from '../shared/label-rule.js';
+import { expectedOutcome, generateEvents, type ExpectedOutcome } from '../shared/event-fixtures.js';
+import { deletePrefix, freshPrefix } from '../shared/redis-prefix.js';
+import { verifyIngest } from './verify-ingest.js';
+import { startWebhookLoad, type WebhookFigures } from './webhook-load.js';
+
+export const INGEST_ACCOUNTS = 1000;
+/** Alternating rounds of each kind in a measurement (see `Settings.rounds`). */
+export const INGEST_ROUNDS = 4;
+const ENQUEUE_CHUNK = 1000;
+
+export interface Settings {
+  events: number;
+  concurrency: number;
+  /** Undefined: the event worker's own default. */
+  batchSize: number | undefined;
+  batchDelayMs: number | undefined;
+  batchesInFlight: number | undefined;
+  poolSize: number;
+  timeoutS: number;
+  /**
+   * The events are split into this many slices, measured in alternating order (baseline then
+   * service, service then baseline, ...), so both see the same drift in a shared machine's load.
+   */
+  rounds: number;
+  /**
+   * Accounts given a webhook (the first `webhooks` of them): both change events, to a receiver on
+   * loopback, with the webhook worker
+   * running beside the event worker: what delivery costs the ingest.
+   */
+  webhooks: number;
+  /** Whether the webhook worker runs during the ingest (as in a worker process) or only between rounds. */
+  deliverBeside: boolean;
+  /** Every account's soft-bounce threshold (window 7 days), or null for none. */
+  softBounceThreshold: number | null;
+  /** How the event worker classifies bounces: the service's classifier, or the label rule it had before. */
+  classifier: 'classifier' | 'label';
+}
+
+const classifierOf = (settings: Settings): BounceClassifier | undefined =>
+  settings.classifier === 'label' ? labelRule : undefined;
+
+export interface Phase {
+  enqueueMs: number;
+  run: CompletionTiming;
+}
+
+/** Runs `work` with a teardown of its own, so one phase's jobs and workers are gone before the next starts. */
+export async function inPhase<T>(
+  name: string,
+  logger: Logger,
+  work: (cleanup: CleanupStack) => Promise<T>,
+): Promise<T> {
+  const cleanup = new CleanupStack();
+  try {
+    return await work(cleanup);
+  } finally {
+    for (const failure of await cleanup.runAll()) logger.warn(`${name} cleanup: ${failure}`);
+  }
+}
+
+/**
+ * BullMQ alone: the same jobs (name, data size, job id, job options), the same worker options and
+ * concurrency, an empty processor. The ceiling any processor on this queue can reach here.
+ */
+async function measureBaseline(
+  config: Config,
+  settings: Settings,
+  events: readonly SuppressionEventInput[],
+  deadline: Deadline,
+  cleanup: CleanupStack,
+): Promise<Phase> {
+  const prefix = freshPrefix('noop');
+  const admin = createRedis(config.REDIS_URL, 'producer');
+  cleanup.push('quit admin connection', () => admin.quit());
+  cleanup.push(`delete ${prefix} keys`, () => deletePrefix(admin, prefix));
+
+  const queueConnection = createRedis(config.REDIS_URL, 'producer');
+  cleanup.push('quit queue connection', () => queueConnection.quit());
+  const queue = new Queue(EVENTS_QUEUE, {
+    connection: queueConnection,
+    prefix,
+    defaultJobOptions: DEFAULT_JOB_OPTIONS,
+  });
+  cleanup.push('close baseline queue', async () => {
+    await queue.obliterate({ force: true });
+    await queue.close();
+  });
+
+  const enqueueStart = performance.now();
+  for (let start = 0; start < events.length; start += ENQUEUE_CHUNK) {
+    const chunk = events.slice(start, start + ENQUEUE_CHUNK).map((event) => ({
+      name: 'bounce',
+      data: event,
+      opts: { jobId: eventJobId(event.account_id, event.event_id) },
+    }));
+    await beforeDeadline(deadline, queue.addBulk(chunk));
+  }
+  const enqueueMs = performance.now() - enqueueStart;
+
+  const workerConnection = createRedis(config.REDIS_URL, 'worker');
+  cleanup.push('quit worker connection', () => workerConnection.quit());
+  const timed = timeUntilCompleted(
+    'BullMQ no-op worker',
+    () =>
+      new Worker(EVENTS_QUEUE, () => Promise.resolve(), {
+        connection: workerConnection,
+        prefix,
+        concurrency: settings.concurrency,
+        removeOnComplete: KEEP_COMPLETED,
+        removeOnFail: KEEP_FAILED,
+      }),
+    events.length,
+    deadline.signal,
+  );
+  cleanup.push('close baseline worker', () => timed.worker.close());
+  return { enqueueMs, run: await timed.finished };
+}
+
+/** The real producer, the real event worker, the real database; timed the same way as the baseline. */
+async function measureService(
+  config: Config,
+  settings: Settings,
+  db: Database,
+  logger: Logger,
+  events: readonly SuppressionEventInput[],
+  deadline: Deadline,
+  cleanup: CleanupStack,
+): Promise<Phase> {
+  const prefix = freshPrefix('service');
+  const admin = createRedis(config.REDIS_URL, 'producer');
+  cleanup.push('quit admin connection', () => admin.quit());
+  cleanup.push(`delete ${prefix} keys`, () => deletePrefix(admin, prefix));
+
+  const producer = createEventProducer({ connection: config.REDIS_URL, prefix, chunkSize: ENQUEUE_CHUNK });
+  cleanup.push('close producer', () => producer.close());
+  const enqueueStart = performance.now();
+  await beforeDeadline(deadline, producer.publishMany(events));
+  const enqueueMs = performance.now() - enqueueStart;
+
+  const workerConnection = createRedis(config.REDIS_URL, 'worker');
+  cleanup.push('quit worker connection', () => workerConnection.quit());
+  let eventWorker: EventWorker | undefined;
+  const timed = timeUntilCompleted(
+    'event worker',
+    () => {
+      eventWorker = startEventWorker({
+        db,
+        logger,
+        connection: workerConnection,
+        prefix,
+        concurrency: settings.concurrency,
+        batchSize: settings.batchSize,
+        batchDelayMs: settings.batchDelayMs,
+        batchesInFlight: settings.batchesInFlight,
+        classify: classifierOf(settings),
+      });
+      return eventWorker.worker;
+    },
+    events.length,
+    deadline.signal,
+  );
+  cleanup.push('close event worker', () => eventWorker?.close() ?? Promise.resolve());
+  return { enqueueMs, run: await timed.finished };
+}
+
+/** Rounds of one kind as one phase: times and jobs summed, CPU per job and loop busy weighted. */
+export function combinePhases(phases: readonly Phase[]): Phase {
+  const completed = phases.reduce((sum, phase) => sum + phase.run.completed, 0);
+  const elapsedMs = phases.reduce((sum, phase) => sum + phase.run.elapsedMs, 0);
+  const weighted = (value: (phase: Phase) => number, weight: (phase: Phase) => number, total: number): number =>
+    total > 0 ? phases.reduce((sum, phase) => sum + value(phase) * weight(phase), 0) / total : 0;
+  return {
+    enqueueMs: phases.reduce((sum, phase) => sum + phase.enqueueMs, 0),
+    run: {
+      elapsedMs,
+      completed,
+      jobsPerSecond: elapsedMs > 0 ? (completed * 1000) / elapsedMs : 0,
+      retriedAttempts: phases.reduce((sum, phase) => sum + phase.run.retriedAttempts, 0),
+      processCpuUsPerJob: weighted(
+        (phase) => phase.run.processCpuUsPerJob,
+        (phase) => phase.run.completed,
+        completed,
+      ),
+      eventLoopBusy: weighted(
+        (phase) => phase.run.eventLoopBusy,
+        (phase) => phase.run.elapsedMs,
+        elapsedMs,
+      ),
+    },
+  };
+}
+
+export interface IngestMeasurement {
+  databaseName: string;
+  expected: ExpectedOutcome;
+  baseline: Phase;
+  service: Phase;
+  /** Service jobs/s over baseline jobs/s. */
+  ratio: number;
+  problems: string[];
+  warnings: string[];
+  /** With webhooks: what the receiver got once every change was delivered. */
+  webhooks?: WebhookFigures;
+}
+
+/** Both phases on a fresh database (dropped by `cleanup`), then the database checked against the events. */
+export async function measureIngest(
+  config: Config,
+  settings: Settings,
+  logger: Logger,
+  deadline: Deadline,
+  cleanup: CleanupStack,
+  onReady: (info: { databaseName: string; expected: ExpectedOutcome }) => void = () => undefined,
+): Promise<IngestMeasurement> {
+  const bench = await beforeDeadline(deadline, createBenchDatabase(config.DATABASE_URL, logger));
+  cleanup.push(`drop database ${bench.name}`, () => bench.drop());
+  const db = createDatabase({ url: bench.url, poolSize: settings.poolSize, logger, applicationName: 'bench-ingest' });
+  cleanup.push('close database pool', () => db.close());
+
+  const accountIds = await beforeDeadline(deadline, createAccounts(db, INGEST_ACCOUNTS));
+  if (settings.softBounceThreshold !== null) {
+    await db.query({
+      text: 'INSERT INTO account_settings (account_id, soft_bounce_threshold) SELECT unnest($1::uuid[]), $2',
+      values: [accountIds, settings.softBounceThreshold],
+    });
+  }
+  const events = generateEvents(accountIds, settings.events);
+  const expected = expectedOutcome(events, settings.softBounceThreshold, classifierOf(settings));
+  onReady({ databaseName: bench.name, expected });
+  const subscribed = accountIds.slice(0, Math.min(settings.webhooks, accountIds.length));
+  const webhookLoad =
+    subscribed.length > 0
+      ? await beforeDeadline(
+          deadline,
+          startWebhookLoad(config, db, logger, subscribed, settings.deliverBeside, cleanup),
+        )
+      : undefined;
+  // Deliveries owed after the first n events: one per new entry of a subscribed account.
+  const subscribedSet = new Set(subscribed);
+  const deliveriesOwed = (n: number): number =>
+    expectedOutcome(
+      events.slice(0, n).filter((event) => subscribedSet.has(event.account_id)),
+      settings.softBounceThreshold,
+      classifierOf(settings),
+    ).suppressions;
+
+  const rounds = Math.max(1, Math.min(settings.rounds, events.length));
+  const sliceSize = Math.ceil(events.length / rounds);
+  const baselineRounds: Phase[] = [];
+  const serviceRounds: Phase[] = [];
+  const webhookRounds: WebhookFigures[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const slice = events.slice(round * sliceSize, (round + 1) * sliceSize);
+    const measureBaselineRound = async () =>
+      baselineRounds.push(
+        await inPhase('baseline', logger, (phaseCleanup) =>
+          measureBaseline(config, settings, slice, deadline, phaseCleanup),
+        ),
+      );
+    const measureServiceRound = async () => {
+      serviceRounds.push(
+        await inPhase('service', logger, (phaseCleanup) =>
+          measureService(config, settings, db, logger, slice, deadline, phaseCleanup),
+        ),
+      );
+      // Deliveries finish before the next round, so none of them run while the baseline is measured.
+      if (webhookLoad) {
+        webhookRounds.push(await webhookLoad.drain(deliveriesOwed((round + 1) * sliceSize), deadline));
+      }
+    };
+    const order =
+      round % 2 === 0 ? [measureBaselineRound, measureServiceRound] : [measureServiceRound, measureBaselineRound];
+    for (const measure of order) await measure();
+  }
+  const baseline = combinePhases(baselineRounds);
+  const service = combinePhases(serviceRounds);
+  const last = webhookRounds[webhookRounds.length - 1];
+  const webhooks = last && { ...last, drainMs: webhookRounds.reduce((sum, figures) => sum + figures.drainMs, 0) };
+  const { problems, warnings } = await beforeDeadline(
+    deadline,
+    verifyIngest(db, expected, settings.softBounceThreshold !== null),
+  );
+  // Every new entry is announced once: as many distinct deliveries as entries.
+  if (webhooks && webhooks.delivered !== webhooks.expected) {
+    problems.push(`webhook deliveries: ${webhooks.delivered}, expected ${webhooks.expected}`);
+  }
+  const ratio = service.run.jobsPerSecond / baseline.run.jobsPerSecond;
+  return {
+    databaseName: bench.name,
+    expected,
+    baseline,
+    service,
+    ratio,
+    problems,
+    warnings,
+    ...(webhooks ? { webhooks } : {}),
+  };
+}

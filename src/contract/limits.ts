@@ -1,0 +1,23 @@
+/**
+ * The numbers the API promises, named once: the request schemas enforce them, the OpenAPI document
+ * states them, and the client library splits its calls by them.
+ */
+
+/** Entries one page of a list holds at most, and when `limit` is not given. */
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** Addresses (or ids) one `POST /suppressions/batch/add` or `/batch/remove` takes. */
+export const MAX_BATCH_ITEMS = 100;
+
+/** Addresses one send-time check (`POST /suppressions/check`) may ask about. */
+export const MAX_CHECK_ITEMS = 1000;
+
+/** Bounces one `POST /bounces/classify` takes. */
+export const MAX_CLASSIFY_ITEMS = 1000;
+
+/** The longest period a bounce summary covers: its days are one row each. */
+export const SUMMARY_MAX_DAYS = 90;
+
+/** Recipient domains a bounce summary lists by their `sender_blocked` bounces. */
+export const SUMMARY_TOP_DOMAINS = 10;

@@ -1,0 +1,58 @@
+import type { Logger } from '../logger.js';
+import { FeedSettingsError } from './feed-errors.js';
+import type { Delivery, FeedMapper } from './feed-mapping.js';
+import type { FeedRequest } from './feed-request.js';
+import type { FeedSettings, FeedSettingsInput, FeedOption } from './feed-settings.js';
+import type { SnsClient } from './sns-certificates.js';
+
+/** What a provider needs of `feeds create`, and what the command says once the feed exists. */
+export interface ProviderSettings<Verification> {
+  options: readonly FeedOption[];
+  /** Checks the options and turns them into what requests are verified with; throws FeedSettingsError. */
+  create(input: FeedSettingsInput): FeedSettings<Verification>;
+  /** The lines printed after the feed's path: how to point the provider at it. */
+  hints: readonly string[];
+}
+
+/** What a provider's verification may need besides the request. */
+export interface VerifyContext {
+  feedId: string;
+  /** SNS's certificates and subscription confirmations. */
+  sns: SnsClient;
+  logger: Logger;
+}
+
+/** A request proven to be the provider's. */
+export interface Verified {
+  /** The payload to map (the body, or the message inside an envelope); null when the request carries no events. */
+  text: string | null;
+  delivery: Delivery;
+  /** A token signed into the request once: refused when seen before, remembered once its events are queued. */
+  replayToken?: string;
+}
+
+/**
+ * A sending provider whose webhooks a feed takes. `verify` throws FeedVerificationError (not the
+ * provider's), InvalidPayloadError (not what it sends) or FeedUnavailableError (retry); `map` throws
+ * InvalidPayloadError.
+ */
+export interface FeedProvider<Name extends string = string, Verification = unknown> {
+  name: Name;
+  /** Its name as its users write it. */
+  title: string;
+  /** The UUIDv5 namespace of the source ids made from its message ids: its own, so two providers' never meet. */
+  sourceIdNamespace: string;
+  settings: ProviderSettings<Verification>;
+  verify(verification: Verification, request: FeedRequest, context: VerifyContext): Verified | Promise<Verified>;
+  map: FeedMapper;
+}
+
+/** An option's value, trimmed, or a FeedSettingsError saying the provider needs `usage`. */
+export function requiredOption(value: FeedSettingsInput[string], usage: string, provider: string): string {
+  const trimmed = typeof value === 'string' ? value.trim() : undefined;
+  if (!trimmed) throw new FeedSettingsError(`A ${provider} feed needs ${usage}.`);
+  return trimmed;
+}
+
+/** The body as text, for the providers whose payload is the body itself. */
+export const bodyText = (request: FeedRequest): string => request.body.toString('utf8');
