@@ -12,10 +12,10 @@ import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './console/session-ro
 import { authenticate } from './http/authenticate.js';
 import { noStore } from './http/security-headers.js';
 import type { RedisGuards } from './redis-guards.js';
-import { SETTINGS_PATH, settingsRouter } from './settings/routes.js';
+import { SETTINGS_PATH, settingsRouter } from './settings/feature.js';
 import { IMPORTS_PATH } from './suppressions/import-routes.js';
 import { isSendingRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './suppressions/routes.js';
-import { WEBHOOKS_PATH, webhooksRouter } from './webhooks/routes.js';
+import { WEBHOOKS_PATH, webhooksRouter } from './webhooks/feature.js';
 
 export type RoutersConfig = Pick<
   Config,
@@ -87,7 +87,7 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
   // there is no POST for an idempotency key to guard.
   app.use(
     SETTINGS_PATH,
-    settingsRouter(db, [noStore, authenticate(authentication), ...rateLimited, onlyFor(['PATCH'], [jsonBody()])]),
+    settingsRouter({ db }, [noStore, authenticate(authentication), ...rateLimited, onlyFor(['PATCH'], [jsonBody()])]),
   );
 
   // The classifier on demand (a sending key may call it), an account's bounce summary and its
@@ -135,7 +135,7 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
   );
   app.use(
     CONSOLE_API_PATH + SETTINGS_PATH,
-    settingsRouter(db, consoleGuards(onlyFor(['PATCH'], [jsonBody()])), CONSOLE_API_PATH + SETTINGS_PATH),
+    settingsRouter({ db }, consoleGuards(onlyFor(['PATCH'], [jsonBody()])), CONSOLE_API_PATH + SETTINGS_PATH),
   );
   app.use(
     CONSOLE_API_PATH + BOUNCES_PATH,

@@ -5,19 +5,19 @@ import { operationsOf } from '../http/endpoints.js';
 import { consoleRoutes } from '../console/openapi.js';
 import { feedRoutes } from '../feeds/openapi.js';
 import { operationRoutes } from '../ops/openapi.js';
-import { settingsRoutes } from '../settings/openapi.js';
+import { settingsFeature } from '../settings/feature.js';
 import { batchRoutes } from '../suppressions/batch-openapi.js';
 import { importRoutes } from '../suppressions/import-openapi.js';
 import { suppressionRoutes } from '../suppressions/openapi.js';
-import { webhookRoutes } from '../webhooks/openapi.js';
+import { webhooksFeature } from '../webhooks/feature.js';
 
 /** Every operation of the API, each feature's in its folder; the order is the document's. */
 export const routes: RouteConfig[] = [
   ...suppressionRoutes,
   ...batchRoutes,
   ...importRoutes,
-  ...webhookRoutes,
-  ...settingsRoutes,
+  ...operationsOf(webhooksFeature),
+  ...operationsOf(settingsFeature),
   ...operationsOf(bouncesFeature),
   ...consoleRoutes,
   ...feedRoutes,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import type { ReclassificationResource } from '../contract/bounces.js';
+import type { BounceEvidenceColumns } from '../events/event-columns.js';
 
 export type ReclassificationStatus = 'queued' | 'running' | 'completed' | 'failed';
 
@@ -154,16 +155,9 @@ export async function databaseNow(db: Queryable): Promise<Date> {
 }
 
 /** A bounce or complaint as recorded: the evidence a reclassification reads again. */
-export interface EvidenceRecord {
+export interface EvidenceRecord extends BounceEvidenceColumns {
   email: string;
   type: 'bounce' | 'complaint';
-  bounce_type: string | null;
-  bounce_sub_type: string | null;
-  bounce_status: string | null;
-  bounce_reply_code: string | null;
-  bounce_diagnostic: string | null;
-  bounce_provider: string | null;
-  bounce_remote_mta: string | null;
   complaint_feedback_type: string | null;
   occurred_at: Date | null;
 }

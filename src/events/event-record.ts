@@ -4,13 +4,14 @@ import type { Origin } from '../suppressions/suppression.js';
 import { newId } from '../domain/ids.js';
 import { decideEvent, type BounceClassifier } from './classify.js';
 import type { EventType, SuppressionEvent } from './event-schema.js';
+import type { BounceDecisionColumns, BounceEvidenceColumns } from './event-columns.js';
 
 /**
  * One event ready to be written: validated, classified, decided, with the id its suppression will
  * get if it is new. Fields are named after the columns they are written to (`suppression_events`,
  * and `suppressions` for `origin`), so the statement reads them by name; `action` is not stored.
  */
-export interface EventRecord {
+export interface EventRecord extends BounceEvidenceColumns, BounceDecisionColumns {
   account_id: string;
   event_id: string;
   type: EventType;
@@ -23,17 +24,6 @@ export interface EventRecord {
   /** For a suppressing event: the id its suppression gets if it is the one that creates it. */
   suppression_id: string | null;
   occurred_at: string;
-  bounce_type: string | null;
-  bounce_sub_type: string | null;
-  bounce_status: string | null;
-  bounce_reply_code: string | null;
-  bounce_diagnostic: string | null;
-  bounce_provider: string | null;
-  bounce_remote_mta: string | null;
-  bounce_category: string | null;
-  bounce_reason: string | null;
-  bounce_rule: string | null;
-  classifier_version: string | null;
   complaint_feedback_type: string | null;
   provider_message_id: string | null;
 }

@@ -1,24 +1,14 @@
 import type { AuditOutcome, AuditRecord } from './audit-record.js';
 import type { Queryable } from '../db/database.js';
 import { keysetPage, UnknownCursorError, type KeysetPlan, type KeysetQuery } from '../db/keyset-page.js';
+import type { BounceDecisionColumns, BounceEvidenceColumns } from '../events/event-columns.js';
 
-interface AuditRow {
+interface AuditRow extends BounceEvidenceColumns, BounceDecisionColumns {
   event_id: string;
   type: AuditRecord['type'];
   outcome: AuditOutcome;
   email: string;
   source_id: string | null;
-  bounce_type: string | null;
-  bounce_sub_type: string | null;
-  bounce_status: string | null;
-  bounce_reply_code: string | null;
-  bounce_diagnostic: string | null;
-  bounce_provider: string | null;
-  bounce_remote_mta: string | null;
-  bounce_category: string | null;
-  bounce_reason: string | null;
-  bounce_rule: string | null;
-  classifier_version: string | null;
   complaint_feedback_type: string | null;
   provider_message_id: string | null;
   api_key_id: string | null;

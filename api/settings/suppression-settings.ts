@@ -1,8 +1,17 @@
-import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { settingsSchema } from '../../src/contract/settings.js';
-import { DEFAULT_SETTINGS } from '../../src/policy/settings.js';
+import { settingsSchema, type SettingsResource } from '../../src/contract/settings.js';
+import type { Database } from '../../src/db/database.js';
+import { getSettings, updateSettings } from '../../src/policy/settings-repository.js';
+import { DEFAULT_SETTINGS, type SuppressionSettings } from '../../src/policy/settings.js';
+import { accountOf } from '../http/authenticate.js';
+import type { Endpoint } from '../http/endpoints.js';
+import { parseInput } from '../http/validation.js';
+import { authenticatedErrors, JSON_TYPE, jsonAnswer } from '../openapi/responses.js';
 import { updateSettingsBodySchema } from './schemas.js';
-import { authenticatedErrors, BEARER_SECURITY, JSON_TYPE, jsonAnswer } from '../openapi/responses.js';
+
+/** What the `/settings` endpoints talk to. */
+export interface SettingsDeps {
+  db: Database;
+}
 
 const tags = ['Settings'];
 
@@ -17,31 +26,42 @@ const changed = {
 
 const answer = (description: string, example: unknown) => jsonAnswer(description, settingsSchema, example);
 
-/** `GET` and `PATCH /settings/suppressions`: the account's suppression policy. */
-export const settingsRoutes: RouteConfig[] = [
-  {
-    method: 'get',
-    path: '/settings/suppressions',
+function toResource(settings: SuppressionSettings): SettingsResource {
+  return { object: 'suppression_settings', ...settings };
+}
+
+export const getSettingsEndpoint: Endpoint<SettingsDeps> = {
+  method: 'get',
+  path: '/suppressions',
+  access: 'full',
+  doc: {
     operationId: 'getSuppressionSettings',
     tags,
     summary: 'Retrieve the account’s suppression settings',
     description:
       'An account that never changed them has the defaults: only `invalid_address` bounces suppress, `mailbox_unavailable` and `unknown` ones count toward a threshold, the others are recorded; no soft-bounce threshold, a 7-day window, and entries that never expire.',
-    security: BEARER_SECURITY,
     responses: {
       200: answer('The settings.', defaults),
       ...authenticatedErrors(),
     },
   },
-  {
-    method: 'patch',
-    path: '/settings/suppressions',
+  handler:
+    ({ db }) =>
+    async (_req, res) => {
+      res.json(toResource(await getSettings(db, accountOf(res))));
+    },
+};
+
+export const updateSettingsEndpoint: Endpoint<SettingsDeps> = {
+  method: 'patch',
+  path: '/suppressions',
+  access: 'full',
+  doc: {
     operationId: 'updateSuppressionSettings',
     tags,
     summary: 'Change some of the account’s suppression settings',
     description:
       'Any of the settings, any category of `bounce_actions` and any origin of `expire_after_days`; those left out keep their values, and `null` turns a threshold or an expiry off. Unknown keys are refused.',
-    security: BEARER_SECURITY,
     request: {
       body: {
         required: true,
@@ -69,4 +89,10 @@ export const settingsRoutes: RouteConfig[] = [
       ...authenticatedErrors('payload_too_large'),
     },
   },
-];
+  handler:
+    ({ db }) =>
+    async (req, res) => {
+      const change = parseInput(updateSettingsBodySchema, req.body);
+      res.json(toResource(await updateSettings(db, accountOf(res), change)));
+    },
+};
