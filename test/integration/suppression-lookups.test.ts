@@ -75,7 +75,7 @@ describe('lookups shared by concurrent requests', () => {
     const before = database.count('suppressions-by-emails');
 
     const answers = await simultaneousGets(
-      server.url,
+      server,
       emails.map((email) => ({ path: `/suppressions/${email}`, token: owner.token })),
     );
 
