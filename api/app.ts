@@ -5,14 +5,13 @@ import { createFeedReceiver } from '../src/feeds/receive-feed.js';
 import { redisReplayGuard } from '../src/feeds/replay-guard.js';
 import { createSnsClient } from '../src/feeds/sns-certificates.js';
 import { createMetrics, type Metrics } from '../src/metrics.js';
-import { errorHandler, methodNotAllowed, notFound } from './http/errors.js';
+import { errorHandler, notFound } from './http/errors.js';
 import { httpMetrics } from './http/http-metrics.js';
 import { requestLogging } from './http/request-logging.js';
-import { namedRoute } from './http/route-pattern.js';
 import { apiSecurityHeaders } from './http/security-headers.js';
-import { docsRouter } from './ops/docs-routes.js';
-import { opsRouter } from './ops/routes.js';
-import { FEEDS_PATH, feedsRouter, type FeedsRouterOptions } from './feeds/routes.js';
+import { openApiDocument } from './openapi/document.js';
+import { opsRouter } from './ops/feature.js';
+import { FEEDS_PATH, feedsRouter, type FeedsRouterOptions } from './feeds/feature.js';
 import { mountRouters, type RoutersConfig, type RoutersDeps } from './mount-routers.js';
 import { redisGuards, type RedisGuardsConfig } from './redis-guards.js';
 import type { RedisClient } from '../src/redis.js';
@@ -71,18 +70,12 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
       }),
       publish: deps.publishFeedEvents,
       metrics,
-      logger,
       bodyLimit: REQUEST_BODY_LIMIT,
     }),
   );
 
-  namedRoute(app, '', '/health')
-    .get((_req, res) => {
-      res.json({ status: 'ok' });
-    })
-    .all(methodNotAllowed('GET'));
-
-  // GET /ready, GET /metrics and, with an admin token, the queue dashboard at /admin/queues.
+  // GET /health, /ready, /metrics, /openapi.json and /docs; with an admin token, the queue
+  // dashboard at /admin/queues.
   app.use(
     opsRouter({
       db,
@@ -91,11 +84,9 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
       queues: deps.queues,
       metricsToken: config.METRICS_TOKEN,
       adminToken: config.ADMIN_TOKEN,
+      document: openApiDocument,
     }),
   );
-
-  // GET /openapi.json and GET /docs (Swagger UI from swagger-ui-dist); public, like /health.
-  app.use(docsRouter());
 
   app.use(notFound);
   app.use(errorHandler(logger, REQUEST_BODY_LIMIT));

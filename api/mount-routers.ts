@@ -8,13 +8,13 @@ import type { DueDelivery } from '../src/webhooks/delivery.js';
 import { BOUNCES_PATH, bouncesRouter, isSendingBounceRequest } from './bounces/feature.js';
 import { consoleSession, csrfProtection, sameOriginOnly } from './console/session.js';
 import { CONSOLE_API_PATH, CONSOLE_PATH, consoleRouter } from './console/routes.js';
-import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './console/session-routes.js';
+import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './console/session-feature.js';
 import { authenticate } from './http/authenticate.js';
 import { noStore } from './http/security-headers.js';
 import type { RedisGuards } from './redis-guards.js';
 import { SETTINGS_PATH, settingsRouter } from './settings/feature.js';
-import { IMPORTS_PATH } from './suppressions/import-routes.js';
-import { isSendingRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './suppressions/routes.js';
+import { isSendingSuppressionRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './suppressions/feature.js';
+import { IMPORTS_PATH } from './suppressions/imports.js';
 import { WEBHOOKS_PATH, webhooksRouter } from './webhooks/feature.js';
 
 export type RoutersConfig = Pick<
@@ -53,24 +53,20 @@ function onlyFor(methods: readonly string[], handlers: readonly RequestHandler[]
 export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersDeps): void {
   const { db, logger } = deps;
   const { failureLimit, rateLimited, idempotent } = deps.guards;
-  const imports = { producer: deps.imports, logger };
+  const suppressions = { db, logger, imports: deps.imports };
   const bounces = { db, logger, reclassifications: deps.reclassifications };
   const authentication = { db, logger, cacheTtlMs: config.AUTH_CACHE_TTL_MS, failureLimit };
   app.use(
     SUPPRESSIONS_PATH,
-    suppressionsRouter(
-      db,
-      [
-        noStore,
-        authenticate({ ...authentication, sendingAccess: isSendingRequest }),
-        ...rateLimited,
-        // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:
-        // application/json` on bodiless GET and DELETE too; those skip the parser. An import's
-        // body is the list itself, read as a stream by its route.
-        onlyWhen((req) => req.method === 'POST' && req.path !== IMPORTS_PATH, [jsonBody(), ...idempotent]),
-      ],
-      imports,
-    ),
+    suppressionsRouter(suppressions, [
+      noStore,
+      authenticate({ ...authentication, sendingAccess: isSendingSuppressionRequest }),
+      ...rateLimited,
+      // Only POSTs carry bodies and idempotency keys. Resend's SDKs send `Content-Type:
+      // application/json` on bodiless GET and DELETE too; those skip the parser. An import's
+      // body is the list itself, read as a stream by its route.
+      onlyWhen((req) => req.method === 'POST' && req.path !== IMPORTS_PATH, [jsonBody(), ...idempotent]),
+    ]),
   );
 
   // Every webhook request needs a `full_access` key. PATCH carries a body too; idempotency keys
@@ -126,10 +122,9 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
   app.use(
     CONSOLE_API_PATH + SUPPRESSIONS_PATH,
     suppressionsRouter(
-      db,
+      suppressions,
       // As on the API: an import's body is the list itself, read as a stream by its route.
       consoleGuards(onlyWhen((req) => req.method === 'POST' && req.path !== IMPORTS_PATH, [jsonBody()])),
-      imports,
       CONSOLE_API_PATH + SUPPRESSIONS_PATH,
     ),
   );

@@ -40,6 +40,27 @@ export const SERVER_TIMEOUTS = {
   processGraceMs: 10_000,
 } as const;
 
+/**
+ * How the workers batch and pace their work: what the tests and benchmarks vary, and an operator
+ * has no reason to.
+ */
+export const WORKER_TUNING = {
+  /** Events per multi-row statement, how long the first of a batch waits for company, batches written at once. */
+  events: { batchSize: 500, batchDelayMs: 5, batchesInFlight: 2 },
+  /** Batch jobs at once: each keeps one database connection busy. */
+  batches: { concurrency: 2 },
+} as const;
+
+/**
+ * What the producer library and the tools may be called without: the producers' queue prefix (the
+ * workers' QUEUE_PREFIX by default too), and the database of a tool or a test, which waits longer
+ * on a statement than a service answering requests does.
+ */
+export const LIBRARY_DEFAULTS = {
+  queuePrefix: 'bull',
+  database: { poolSize: 10, connectTimeoutMs: 1500, statementTimeoutMs: 10_000, applicationName: 'suppression-list' },
+} as const;
+
 /** The workers a process can run. */
 export const WORKER_KINDS = ['events', 'batches', 'webhooks'] as const;
 export type WorkerKind = (typeof WORKER_KINDS)[number];
@@ -47,7 +68,7 @@ export type WorkerKind = (typeof WORKER_KINDS)[number];
 const configSchema = z.object({
   NODE_ENV: z.string().default('development'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://postgres@127.0.0.1:5432/postgres'),
-  DATABASE_POOL_SIZE: positiveInt.default(10),
+  DATABASE_POOL_SIZE: positiveInt.default(LIBRARY_DEFAULTS.database.poolSize),
   /** Server-side limit on one statement; with the pool's 1.5 s connect timeout, a dead database answers 503 fast. */
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(5000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
@@ -72,7 +93,7 @@ const configSchema = z.object({
   /** When set, the queue dashboard is served at /admin/queues behind this token; unset, it does not exist. */
   ADMIN_TOKEN: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  QUEUE_PREFIX: z.string().min(1).default('bull'),
+  QUEUE_PREFIX: z.string().min(1).default(LIBRARY_DEFAULTS.queuePrefix),
   /**
    * Namespace of the API's own records in Redis (rate limits, failed authentications, idempotency
    * keys, feed replay tokens), so that services sharing a Redis keep apart.

@@ -78,6 +78,17 @@ export const ERROR_CODES = {
     when: 'An `Idempotency-Key` whose first request is still running.',
     message: 'A request with this `Idempotency-Key` is still in progress. Retry once it has finished.',
   },
+  complaint_protected: {
+    status: 409,
+    when: 'A removal (one entry, or a batch) that reaches an entry a complaint put on the list, without `force: true` and a `reason`. Nothing of the request is removed; the message names the entries.',
+    message: ({ entries }: { entries: readonly { id: string; email: string }[] }) => {
+      const shown = entries.slice(0, 5).map((entry) => `${entry.email} (${entry.id})`);
+      const more = entries.length > shown.length ? ` and ${entries.length - shown.length} more` : '';
+      const subject = entries.length === 1 ? 'This entry was' : `${entries.length} entries were`;
+      return `${subject} added because the recipient complained, and nothing was removed: ${shown.join(', ')}${more}. To remove ${entries.length === 1 ? 'it' : 'them'}, send \`force: true\` with a \`reason\`.`;
+    },
+    example: { entries: [{ id: '019cebab-8995-77f7-9262-77a618303564', email: 'complained@example.com' }] },
+  },
   payload_too_large: {
     status: 413,
     when: 'A body over the limit: 1 MB, or 100 MB decoded for an import’s list (a declared length over it is refused before anything is read).',

@@ -17,7 +17,15 @@ export const QUEUE_STATES = [
 ] as const;
 
 /** Outcomes of a batch job counted per entry (the numeric fields of a BatchResult). */
-export const BATCH_OUTCOMES = ['added', 'already_present', 'removed', 'not_found', 'invalid', 'duplicates'] as const;
+export const BATCH_OUTCOMES = [
+  'added',
+  'already_present',
+  'removed',
+  'not_found',
+  'protected',
+  'invalid',
+  'duplicates',
+] as const;
 
 /** A queue-depth read never holds a scrape longer than this. */
 const QUEUE_COUNT_TIMEOUT_MS = 1000;

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { DEFAULT_JOB_OPTIONS } from './queues.js';
 import { createRedis, type RedisClient, type RedisEndpoint } from './redis.js';
+import { LIBRARY_DEFAULTS } from './config.js';
 
 export interface ProducerConnectionOptions {
   /**
@@ -59,7 +60,7 @@ export function producerQueue(name: string, options: ProducerConnectionOptions):
       if (!queue) {
         queue = new Queue(name, {
           connection,
-          prefix: options.prefix ?? 'bull',
+          prefix: options.prefix ?? LIBRARY_DEFAULTS.queuePrefix,
           defaultJobOptions: DEFAULT_JOB_OPTIONS,
         });
         // Without a listener an 'error' event would crash the producer's host process.

@@ -9,6 +9,7 @@ import {
   parseRemoveBatch,
   type BatchResult,
   type InvalidEntry,
+  type RemoveBatch,
 } from '../src/batches/batch-schema.js';
 import { partitionEmails } from '../src/domain/email-batch.js';
 import { isUuid, newId } from '../src/domain/ids.js';
@@ -16,6 +17,7 @@ import { isUuid, newId } from '../src/domain/ids.js';
 /** Rows per statement: large enough to amortise a round trip, small enough to keep locks short. */
 const ROWS_PER_STATEMENT = 2000;
 const MAX_REPORTED_INVALID = 100;
+const MAX_REPORTED_PROTECTED = 100;
 
 function emptyResult(total: number): BatchResult {
   return {
@@ -24,6 +26,8 @@ function emptyResult(total: number): BatchResult {
     already_present: 0,
     removed: 0,
     not_found: 0,
+    protected: 0,
+    protected_entries: [],
     duplicates: 0,
     invalid: 0,
     invalid_entries: [],
@@ -107,6 +111,38 @@ async function processAdd(db: Database, job: Job): Promise<BatchResult> {
   return result;
 }
 
+/**
+ * Removes the chunk's entries but, without the job's `force`, those a complaint put on the list:
+ * they are counted `protected` and named, and the others removed. A removal refused for entries
+ * that arrived since is tried again without them.
+ */
+async function removeUnprotected(
+  db: Database,
+  batch: RemoveBatch,
+  chunk: readonly string[],
+  result: BatchResult,
+): Promise<string[]> {
+  const options = { keyId: null, force: batch.force, reason: batch.reason ?? null };
+  let pending = chunk;
+  for (;;) {
+    const target = batch.ids ? { ids: pending } : { emails: pending };
+    const removal = await removeSuppressions(db, batch.account_id, target, options);
+    if ('removed' in removal) {
+      result.not_found += pending.length - removal.removed.length;
+      return removal.removed;
+    }
+    result.protected += removal.refused.length;
+    const room = MAX_REPORTED_PROTECTED - result.protected_entries.length;
+    if (room > 0) result.protected_entries.push(...removal.refused.slice(0, room));
+    const refused = new Set(removal.refused.map((entry) => (batch.ids ? entry.id : entry.email)));
+    const rest = pending.filter((key) => !refused.has(key));
+    // Each refusal names entries of the chunk, so the chunk shrinks every time round.
+    if (rest.length === pending.length) throw new Error('a removal was refused for entries it was not asked for');
+    pending = rest;
+    if (pending.length === 0) return [];
+  }
+}
+
 async function processRemove(db: Database, job: Job): Promise<BatchResult> {
   const batch = parseOrFail(parseRemoveBatch, job.data);
   await requireAccount(db, batch.account_id);
@@ -117,14 +153,8 @@ async function processRemove(db: Database, job: Job): Promise<BatchResult> {
   result.duplicates = raw.length - invalid.length - valid.length;
   let processed = result.invalid + result.duplicates;
   for (const chunk of chunks(valid, ROWS_PER_STATEMENT)) {
-    const removed = await removeSuppressions(
-      db,
-      batch.account_id,
-      batch.ids ? { ids: chunk } : { emails: chunk },
-      null,
-    );
+    const removed = await removeUnprotected(db, batch, chunk, result);
     result.removed += removed.length;
-    result.not_found += chunk.length - removed.length;
     processed += chunk.length;
     await job.updateProgress({ processed, total: result.total });
   }

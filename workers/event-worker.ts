@@ -1,30 +1,19 @@
 import { Worker } from 'bullmq';
-import type { Database } from '../src/db/database.js';
+import { WORKER_TUNING, type Config } from '../src/config.js';
 import type { BounceClassifier } from '../src/events/classify.js';
-import type { Logger } from '../src/logger.js';
-import type { Metrics } from '../src/metrics.js';
 import { PROVIDERS } from '../src/feeds/feed-mapping.js';
 import { EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';
 import { createEventProcessor, type EventJobResult } from './event-processor.js';
-import type { RedisClient } from '../src/redis.js';
+import type { WorkerDeps } from './worker-deps.js';
 
-export interface EventWorkerOptions {
-  db: Database;
-  logger: Logger;
-  /** A connection with `maxRetriesPerRequest: null`; BullMQ duplicates it for blocking reads. */
-  connection: RedisClient;
-  prefix: string;
-  concurrency: number;
-  /** Rows per multi-row statement, and how long the first job of a batch waits for company. */
-  batchSize?: number;
-  batchDelayMs?: number;
-  /** Batches written at once. */
-  batchesInFlight?: number;
-  /** Where processed events are counted by outcome. */
-  metrics?: Metrics;
+export type EventWorkerConfig = Pick<Config, 'QUEUE_PREFIX' | 'WORKER_CONCURRENCY'>;
+
+export interface EventWorkerDeps extends WorkerDeps {
   /** How bounces are classified: the core's classifier unless another is given (the ingest benchmark compares the label rule). */
   classify?: BounceClassifier;
 }
+
+export type EventWorkerTuning = { -readonly [K in keyof typeof WORKER_TUNING.events]: number };
 
 export interface EventWorker {
   worker: Worker;
@@ -43,26 +32,31 @@ function providerLabel(data: unknown): string {
   return (PROVIDERS as readonly string[]).includes(provider) ? provider : 'other';
 }
 
-export function startEventWorker(options: EventWorkerOptions): EventWorker {
+export function startEventWorker(
+  config: EventWorkerConfig,
+  deps: EventWorkerDeps,
+  tuning: Partial<EventWorkerTuning> = {},
+): EventWorker {
+  const defaults = WORKER_TUNING.events;
   const processor = createEventProcessor(
-    options.db,
+    deps.db,
     {
-      maxBatch: options.batchSize ?? 500,
-      maxDelayMs: options.batchDelayMs ?? 5,
-      maxInFlight: options.batchesInFlight ?? 2,
+      maxBatch: tuning.batchSize ?? defaults.batchSize,
+      maxDelayMs: tuning.batchDelayMs ?? defaults.batchDelayMs,
+      maxInFlight: tuning.batchesInFlight ?? defaults.batchesInFlight,
     },
-    options.classify,
+    deps.classify,
   );
   const worker = new Worker<unknown, EventJobResult>(EVENTS_QUEUE, (job) => processor.process(job), {
-    connection: options.connection,
-    prefix: options.prefix,
-    concurrency: options.concurrency,
+    connection: deps.connection,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.WORKER_CONCURRENCY,
     // Jobs from producers in other languages get the same retention as ours.
     removeOnComplete: KEEP_COMPLETED,
     removeOnFail: KEEP_FAILED,
     maxStalledCount: MAX_STALLS,
   });
-  const { metrics } = options;
+  const { metrics, logger } = deps;
   if (metrics) {
     worker.on('completed', (job) => {
       const result = job.returnvalue as EventJobResult | undefined;
@@ -74,10 +68,9 @@ export function startEventWorker(options: EventWorkerOptions): EventWorker {
     worker.on('failed', () => metrics.eventsProcessed.inc({ outcome: 'failed' }));
   }
   worker.on('failed', (job, error) => {
-    if (job)
-      options.logger.warn({ jobId: job.id, attempt: job.attemptsMade, reason: error.message }, 'event job failed');
+    if (job) logger.warn({ jobId: job.id, attempt: job.attemptsMade, reason: error.message }, 'event job failed');
   });
-  worker.on('error', (error) => options.logger.error({ err: error }, 'event worker error'));
+  worker.on('error', (error) => logger.error({ err: error }, 'event worker error'));
 
   return {
     worker,

@@ -1,11 +1,10 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { RECLASSIFY_JOB } from '../src/bounces/reclassification-queue.js';
 import { runReclassification } from '../src/bounces/reclassify.js';
-import type { Database } from '../src/db/database.js';
+import type { Config } from '../src/config.js';
 import { finishReclassification } from '../src/bounces/reclassification-repository.js';
 import { deleteImportsBefore } from '../src/imports/import-repository.js';
 import { IMPORT_RETENTION_MS } from '../src/imports/import-status.js';
-import type { Logger } from '../src/logger.js';
 import {
   EXPIRE_ENTRIES_JOB,
   EXPIRY_EVERY_MS,
@@ -15,14 +14,11 @@ import {
   type ExpiryRunOptions,
 } from '../src/policy/expire.js';
 import { MAINTENANCE_QUEUE } from '../src/queues.js';
-import type { RedisClient } from '../src/redis.js';
+import type { WorkerDeps } from './worker-deps.js';
 
-export interface MaintenanceWorkerOptions {
-  db: Database;
-  logger: Logger;
-  /** A connection with `maxRetriesPerRequest: null`; BullMQ duplicates it for blocking reads. */
-  connection: RedisClient;
-  prefix: string;
+export type MaintenanceWorkerConfig = Pick<Config, 'QUEUE_PREFIX'>;
+
+export interface MaintenanceWorkerTuning {
   /** How often the expiry sweep runs (default every minute). */
   expiryEveryMs?: number;
   /** The sweep's batch size and batches per run. */
@@ -41,8 +37,13 @@ export interface MaintenanceWorker {
  * also removes imports past their retention: both are small, periodic deletions. It also runs the
  * reclassifications accounts ask for, one at a time per process.
  */
-export function startMaintenanceWorker(options: MaintenanceWorkerOptions): MaintenanceWorker {
-  const { db, logger } = options;
+export function startMaintenanceWorker(
+  config: MaintenanceWorkerConfig,
+  deps: WorkerDeps,
+  tuning: MaintenanceWorkerTuning = {},
+): MaintenanceWorker {
+  const { db, logger, connection } = deps;
+  const prefix = config.QUEUE_PREFIX;
   const closing = new AbortController();
   const worker = new Worker<unknown, ExpiryResult | null>(
     MAINTENANCE_QUEUE,
@@ -55,14 +56,14 @@ export function startMaintenanceWorker(options: MaintenanceWorkerOptions): Maint
         return null;
       }
       if (job.name !== EXPIRE_ENTRIES_JOB) throw new UnrecoverableError(`unknown maintenance job ${job.name}`);
-      const result = await runExpiry(db, { ...options.expiry, signal: closing.signal });
+      const result = await runExpiry(db, { ...tuning.expiry, signal: closing.signal });
       if (result.removed > 0) logger.info({ removed: result.removed }, 'expired entries removed');
       const imports = await deleteImportsBefore(db, new Date(Date.now() - IMPORT_RETENTION_MS));
       if (imports > 0) logger.info({ imports }, 'imports past their retention removed');
       return result;
     },
     // A sweep at a time per process; runners in other processes skip each other's rows.
-    { connection: options.connection, prefix: options.prefix, concurrency: 1 },
+    { connection, prefix, concurrency: 1 },
   );
   worker.on('failed', (job, error) => {
     if (!job) return;
@@ -78,9 +79,9 @@ export function startMaintenanceWorker(options: MaintenanceWorkerOptions): Maint
   });
   worker.on('error', (error) => logger.error({ err: error }, 'maintenance worker error'));
 
-  const queue = new Queue(MAINTENANCE_QUEUE, { connection: options.connection, prefix: options.prefix });
+  const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
   queue.on('error', (error) => logger.warn({ err: error }, 'maintenance queue error'));
-  const scheduled = scheduleExpiry(queue, options.expiryEveryMs ?? EXPIRY_EVERY_MS).catch((error: unknown) =>
+  const scheduled = scheduleExpiry(queue, tuning.expiryEveryMs ?? EXPIRY_EVERY_MS).catch((error: unknown) =>
     logger.error({ err: error }, 'could not register the expiry scheduler'),
   );
 

@@ -19,32 +19,17 @@ interface Started {
 /** Runs the queue workers of a runtime that `WORKERS` names, until closed. */
 export async function startWorkers({ config, logger, db, metrics }: Runtime): Promise<RunningWorkers> {
   const connection = createRedis(redisEndpoint(config), 'worker');
-  const prefix = config.QUEUE_PREFIX;
+  const deps = { db, logger, connection, metrics };
   const starters: Record<WorkerKind, () => Started[]> = {
-    events: () => [
-      startEventWorker({ db, logger, connection, prefix, concurrency: config.WORKER_CONCURRENCY, metrics }),
-    ],
+    events: () => [startEventWorker(config, deps)],
     // Maintenance is light and periodic: it rides along with the batches, which also write in bulk.
-    batches: () => [
-      startBatchWorker({ db, logger, connection, prefix, metrics }),
-      startMaintenanceWorker({ db, logger, connection, prefix }),
-    ],
-    webhooks: () => [
-      startWebhookWorker({
-        db,
-        logger,
-        connection,
-        prefix,
-        concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
-        allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
-        metrics,
-      }),
-    ],
+    batches: () => [startBatchWorker(config, deps), startMaintenanceWorker(config, deps)],
+    webhooks: () => [startWebhookWorker(config, deps)],
   };
   const running = config.WORKERS.flatMap((kind) => starters[kind]());
   await Promise.all(running.map((started) => started.worker.waitUntilReady()));
   logger.info(
-    { workers: config.WORKERS, concurrency: config.WORKER_CONCURRENCY, prefix },
+    { workers: config.WORKERS, concurrency: config.WORKER_CONCURRENCY, prefix: config.QUEUE_PREFIX },
     `${config.WORKERS.join(', ')} workers running`,
   );
   return {

@@ -1,7 +1,5 @@
 import { Worker } from 'bullmq';
-import type { Database } from '../src/db/database.js';
-import type { Logger } from '../src/logger.js';
-import type { Metrics } from '../src/metrics.js';
+import type { Config } from '../src/config.js';
 import { attemptDelivery, type AttemptOutcome } from '../src/webhooks/attempt-delivery.js';
 import { RETRY_DELAYS_MS } from '../src/webhooks/delivery.js';
 import {
@@ -11,25 +9,20 @@ import {
   type DeliveryJob,
 } from '../src/webhooks/delivery-queue.js';
 import { startDispatcher, type Dispatcher, type DispatcherOptions } from '../src/webhooks/dispatcher.js';
-import type { RedisClient } from '../src/redis.js';
+import type { WorkerDeps } from './worker-deps.js';
 
-export interface WebhookWorkerOptions {
-  db: Database;
-  logger: Logger;
-  /** A connection with `maxRetriesPerRequest: null`; BullMQ duplicates it for blocking reads. */
-  connection: RedisClient;
-  prefix: string;
-  /** Deliveries in flight at once. */
-  concurrency: number;
-  /** WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS. */
-  allowPrivateEndpoints: boolean;
+export type WebhookWorkerConfig = Pick<
+  Config,
+  'QUEUE_PREFIX' | 'WEBHOOK_DELIVERY_CONCURRENCY' | 'WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS'
+>;
+
+export interface WebhookWorkerTuning {
   /** Waits between attempts (default: Svix's schedule, RETRY_DELAYS_MS). */
   retryDelaysMs?: readonly number[];
   /** Deadline of one attempt (default 10 s). */
   timeoutMs?: number;
   /** The dispatcher's timings. */
   dispatch?: Pick<DispatcherOptions, 'pollMs' | 'batchSize' | 'sweepEveryMs' | 'overdueGraceMs' | 'retentionDays'>;
-  metrics?: Metrics;
   /**
    * How long a delivery job stays claimed without its worker renewing the claim; a job whose process
    * died is taken up again after about this long (default BullMQ's 30 s).
@@ -44,14 +37,19 @@ export interface WebhookWorker {
 }
 
 /** Delivers change events: the dispatcher fills the delivery queue from the outbox, the worker makes the attempts. */
-export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
-  const { db, logger, metrics } = options;
-  const queue = createDeliveryQueue(options.connection, options.prefix);
+export function startWebhookWorker(
+  config: WebhookWorkerConfig,
+  deps: WorkerDeps,
+  tuning: WebhookWorkerTuning = {},
+): WebhookWorker {
+  const { db, logger, metrics, connection } = deps;
+  const prefix = config.QUEUE_PREFIX;
+  const queue = createDeliveryQueue(connection, prefix);
   queue.on('error', (error) => logger.warn({ err: error }, 'webhook delivery queue error'));
   const attemptOptions = {
-    allowPrivate: options.allowPrivateEndpoints,
-    retryDelaysMs: options.retryDelaysMs ?? RETRY_DELAYS_MS,
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
+    retryDelaysMs: tuning.retryDelaysMs ?? RETRY_DELAYS_MS,
+    ...(tuning.timeoutMs === undefined ? {} : { timeoutMs: tuning.timeoutMs }),
   };
   const worker = new Worker<DeliveryJob, AttemptOutcome>(
     WEBHOOK_DELIVERIES_QUEUE,
@@ -67,12 +65,12 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       return result.outcome;
     },
     {
-      connection: options.connection,
-      prefix: options.prefix,
-      concurrency: options.concurrency,
-      ...(options.lockDurationMs === undefined
+      connection,
+      prefix,
+      concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+      ...(tuning.lockDurationMs === undefined
         ? {}
-        : { lockDuration: options.lockDurationMs, stalledInterval: options.lockDurationMs }),
+        : { lockDuration: tuning.lockDurationMs, stalledInterval: tuning.lockDurationMs }),
     },
   );
   if (metrics) worker.on('completed', (job) => metrics.webhookDeliveries.inc({ outcome: job.returnvalue }));
@@ -80,7 +78,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     if (job) logger.warn({ deliveryId: job.data.deliveryId, reason: error.message }, 'webhook delivery job failed');
   });
   worker.on('error', (error) => logger.error({ err: error }, 'webhook worker error'));
-  const dispatcher = startDispatcher({ db, logger, queue: (due) => queueDeliveries(queue, due), ...options.dispatch });
+  const dispatcher = startDispatcher({ db, logger, queue: (due) => queueDeliveries(queue, due), ...tuning.dispatch });
 
   return {
     worker,

@@ -13,6 +13,9 @@ export type Access = 'full' | 'sending' | 'session' | 'public';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
+/** The order a 405's `Allow` lists a path's methods in, whatever order they were declared in. */
+const METHOD_ORDER: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'];
+
 /** What the document says of an operation: all of it but the method and path, which the endpoint gives. */
 export type OperationDoc = Omit<RouteConfig, 'method' | 'path'>;
 
@@ -30,6 +33,16 @@ export interface Endpoint<Deps> {
   handler: (deps: Deps) => RequestHandler | readonly RequestHandler[];
 }
 
+/**
+ * A `:parameter` of an endpoint's path. A handler sees the router's untyped parameters (a
+ * wildcard's would be a list); a plain `:parameter` is always a string, and anything else names
+ * nothing.
+ */
+export function pathParameter(req: Request, name: string): string {
+  const value = req.params[name];
+  return typeof value === 'string' ? value : '';
+}
+
 /** A feature's endpoints under one mount path. */
 export interface Feature<Deps> {
   mountPath: string;
@@ -40,15 +53,31 @@ export function defineFeature<Deps>(mountPath: string, endpoints: readonly Endpo
   return { mountPath, endpoints };
 }
 
-/** The endpoints by path, in the order they were declared: a path's methods share one route. */
-function byPath<Deps>(endpoints: readonly Endpoint<Deps>[]): Map<string, Endpoint<Deps>[]> {
+/**
+ * The segment at which a path's first `:parameter` is; for a path without one, its length, past its
+ * last segment: no path with a parameter there can match what it matches.
+ */
+function firstParameterAt(path: string): number {
+  const segments = path.split('/');
+  const at = segments.findIndex((segment) => segment.startsWith(':'));
+  return at === -1 ? segments.length : at;
+}
+
+/**
+ * The endpoints by path (a path's methods share one route), in the order the router must try them:
+ * the later a path's first parameter, the earlier it comes, so `/check` and `/imports/:import` are
+ * matched before `/:suppression` would take `check` or `imports` for an address. Otherwise in the
+ * order declared, which is the reference's.
+ */
+export function byPath<Deps>(endpoints: readonly Endpoint<Deps>[]): Map<string, Endpoint<Deps>[]> {
   const paths = new Map<string, Endpoint<Deps>[]>();
   for (const endpoint of endpoints) {
     const same = paths.get(endpoint.path);
     if (same) same.push(endpoint);
     else paths.set(endpoint.path, [endpoint]);
   }
-  return paths;
+  const ordered = [...paths].sort(([a], [b]) => firstParameterAt(b) - firstParameterAt(a));
+  return new Map(ordered);
 }
 
 /**
@@ -69,7 +98,8 @@ export function mountFeature<Deps>(
       const handlers: readonly RequestHandler[] = typeof made === 'function' ? [made] : made;
       route[endpoint.method](...handlers);
     }
-    route.all(methodNotAllowed(...endpoints.map((endpoint) => endpoint.method.toUpperCase())));
+    const allowed = METHOD_ORDER.filter((method) => endpoints.some((endpoint) => endpoint.method === method));
+    route.all(methodNotAllowed(...allowed.map((method) => method.toUpperCase())));
   }
 }
 

@@ -1,36 +1,40 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { BEARER_SECURITY } from './responses.js';
 import { bouncesFeature } from '../bounces/feature.js';
-import { operationsOf } from '../http/endpoints.js';
-import { consoleRoutes } from '../console/openapi.js';
-import { feedRoutes } from '../feeds/openapi.js';
-import { operationRoutes } from '../ops/openapi.js';
+import { documentPath, operationsOf, type Feature } from '../http/endpoints.js';
+import { consoleSessionFeature } from '../console/session-feature.js';
+import { feedsFeature } from '../feeds/feature.js';
+import { opsFeature } from '../ops/feature.js';
 import { settingsFeature } from '../settings/feature.js';
-import { batchRoutes } from '../suppressions/batch-openapi.js';
-import { importRoutes } from '../suppressions/import-openapi.js';
-import { suppressionRoutes } from '../suppressions/openapi.js';
+import { suppressionsFeature } from '../suppressions/feature.js';
 import { webhooksFeature } from '../webhooks/feature.js';
 
-/** Every operation of the API, each feature's in its folder; the order is the document's. */
-export const routes: RouteConfig[] = [
-  ...suppressionRoutes,
-  ...batchRoutes,
-  ...importRoutes,
-  ...operationsOf(webhooksFeature),
-  ...operationsOf(settingsFeature),
-  ...operationsOf(bouncesFeature),
-  ...consoleRoutes,
-  ...feedRoutes,
-  ...operationRoutes,
+/** Every feature of the API, each in its folder; the order is the document's. */
+const features: readonly Feature<never>[] = [
+  suppressionsFeature,
+  webhooksFeature,
+  settingsFeature,
+  bouncesFeature,
+  consoleSessionFeature,
+  feedsFeature,
+  opsFeature,
 ];
+
+export const routes: RouteConfig[] = features.flatMap((feature) => operationsOf(feature));
+
+/** The operations a `sending_access` key may call, as the key's scheme describes them. */
+const sendingOperations = features.flatMap((feature) =>
+  feature.endpoints
+    .filter((endpoint) => endpoint.access === 'sending')
+    .map((endpoint) => `\`${endpoint.method.toUpperCase()} ${documentPath(feature.mountPath, endpoint.path)}\``),
+);
 
 function buildRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
-    description:
-      'An API key: `Authorization: Bearer <API_KEY>`. Every endpoint takes a `full_access` key; `POST /suppressions/check` also takes a `sending_access` key.',
+    description: `An API key: \`Authorization: Bearer <API_KEY>\`. Every endpoint takes a \`full_access\` key; ${sendingOperations.join(' and ')} also take a \`sending_access\` key.`,
   });
   registry.registerComponent('securitySchemes', 'consoleSession', {
     type: 'apiKey',

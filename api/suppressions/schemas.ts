@@ -4,7 +4,7 @@ import { ORIGINS } from '../../src/suppressions/suppression.js';
 import { EXPORT_FORMATS } from '../../src/export/export-formats.js';
 import { LIST_FORMATS } from '../../src/contract/imports.js';
 import { cursorQuery, oneCursorAtATime, uuidParameter } from '../../src/contract/cursor-query.js';
-import { MAX_BATCH_ITEMS, MAX_CHECK_ITEMS } from '../../src/contract/limits.js';
+import { MAX_BATCH_ITEMS, MAX_CHECK_ITEMS, MAX_REASON_LENGTH } from '../../src/contract/limits.js';
 
 // Messages are predicates: parseInput puts the field's name in front of them.
 const suppressionId = uuidParameter('a suppression id');
@@ -142,11 +142,56 @@ export const batchAddBodySchema = z.object({ emails: batchOf(emailString) }, bod
 
 export const checkBodySchema = z.object({ emails: batchOf(emailString, MAX_CHECK_ITEMS) }, bodyObject);
 
+/** The caller's words for a removal: recorded with it, and required with `force`. */
+const removalReason = z
+  .string({ error: 'must be a string.' })
+  .trim()
+  .min(1, { error: 'must not be empty.' })
+  .max(MAX_REASON_LENGTH, { error: `must be at most ${MAX_REASON_LENGTH} characters.` })
+  .meta({ description: 'Why the entry is removed, kept in its history. Required with `force`.' });
+
+const forceDescription =
+  'Removes entries a complaint put on the list too; without it, such an entry refuses the removal (409 `complaint_protected`). Needs a `reason`.';
+
+/** `force` without a `reason` is refused: a complaint's entry is not undone without saying why. */
+function reasonWithForce(removal: { force?: boolean | undefined; reason?: string | undefined }): boolean {
+  return removal.force !== true || removal.reason !== undefined;
+}
+const reasonRequired = { error: 'is required with `force`.', path: ['reason'] };
+
+export const removalQuerySchema = z
+  .object({
+    force: z
+      .enum(['true', 'false'], { error: 'must be `true` or `false`.' })
+      .transform((value) => value === 'true')
+      .optional()
+      .meta({ description: forceDescription }),
+    reason: removalReason.optional(),
+  })
+  .refine(reasonWithForce, reasonRequired);
+
 export const batchRemoveBodySchema = z
-  .object({ emails: batchOf(emailString).optional(), ids: batchOf(suppressionId).optional() }, bodyObject)
+  .object(
+    {
+      emails: batchOf(emailString).optional(),
+      ids: batchOf(suppressionId).optional(),
+      force: z.boolean({ error: 'must be `true` or `false`.' }).optional().meta({ description: forceDescription }),
+      reason: removalReason.optional(),
+    },
+    bodyObject,
+  )
   .refine((body) => body.emails === undefined || body.ids === undefined, {
     error: 'Provide either `emails` or `ids`, not both.',
   })
   .refine((body) => body.emails !== undefined || body.ids !== undefined, {
     error: 'Provide `emails` or `ids`.',
-  });
+  })
+  .refine(reasonWithForce, reasonRequired);
+
+/** `{suppression}` of the paths: an id or an address, told apart by the route. */
+export const suppressionParamsSchema = z.object({
+  suppression: z.string().min(1).meta({
+    description: 'A suppression id (UUID) or the suppressed email address (percent-encoded; `+` is literal).',
+    example: '019cebab-8995-77f7-9262-77a618303564',
+  }),
+});

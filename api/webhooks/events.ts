@@ -8,14 +8,14 @@ import {
 } from '../../src/contract/webhook-event.js';
 import { UnknownCursorError } from '../../src/db/keyset-page.js';
 import { invalidField } from '../../src/errors.js';
-import { findDelivery, listAttempts, listDeliveries } from '../../src/webhooks/event-log.js';
+import { listAttempts, listDeliveries } from '../../src/webhooks/event-log.js';
 import { toAttemptResource, toEventLogEntry, toWebhookEventResource } from '../../src/webhooks/event-log-resources.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
 import { exampleAttempt, exampleEventIds, exampleWebhookEvent } from '../openapi/examples.js';
 import { authenticatedErrors, jsonAnswer } from '../openapi/responses.js';
 import type { WebhooksDeps } from './deps.js';
-import { eventIdOf, eventNotFound, requireWebhook } from './lookups.js';
+import { requireDelivery, requireWebhook } from './lookups.js';
 import { attemptListQuerySchema, eventListQuerySchema, eventParamsSchema, webhookParamsSchema } from './schemas.js';
 
 const tags = ['Webhooks'];
@@ -90,9 +90,7 @@ export const getEventEndpoint: Endpoint<WebhooksDeps> = {
   handler:
     ({ db }) =>
     async (req, res) => {
-      const webhook = await requireWebhook(db, req, res);
-      const delivery = await findDelivery(db, webhook.id, eventIdOf(req));
-      if (!delivery) throw eventNotFound();
+      const delivery = await requireDelivery(db, req, res);
       res.json(toWebhookEventResource(delivery) satisfies WebhookEventResource);
     },
 };
@@ -119,9 +117,7 @@ export const listAttemptsEndpoint: Endpoint<WebhooksDeps> = {
   handler:
     ({ db }) =>
     async (req, res) => {
-      const webhook = await requireWebhook(db, req, res);
-      const delivery = await findDelivery(db, webhook.id, eventIdOf(req));
-      if (!delivery) throw eventNotFound();
+      const delivery = await requireDelivery(db, req, res);
       const query = parseInput(attemptListQuerySchema, req.query);
       const page = await listAttempts(db, delivery.id, query);
       res.json({

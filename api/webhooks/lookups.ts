@@ -4,19 +4,11 @@ import type { Database } from '../../src/db/database.js';
 import { isUuid } from '../../src/domain/ids.js';
 import { AppError, invalidField } from '../../src/errors.js';
 import { endpointProblem, resolvedEndpointProblem } from '../../src/webhooks/endpoint-safety.js';
+import { findDelivery, type LoggedDelivery } from '../../src/webhooks/event-log.js';
 import { findWebhook } from '../../src/webhooks/webhook-repository.js';
 import type { Webhook } from '../../src/webhooks/webhook.js';
 import { accountOf } from '../http/authenticate.js';
-
-/**
- * A parameter of the endpoint's path. An endpoint's handler sees the router's untyped parameters
- * (a wildcard's would be a list); these paths name both as plain `:parameters`, which the router
- * always sets to a string, and anything else would be no id (404) anyway.
- */
-function pathParameter(req: Request, name: 'webhook_id' | 'event_id'): string {
-  const value = req.params[name];
-  return typeof value === 'string' ? value : '';
-}
+import { pathParameter } from '../http/endpoints.js';
 
 export const webhookNotFound = () => new AppError('not_found', 'Webhook not found.');
 export const eventNotFound = () => new AppError('not_found', 'Webhook event not found.');
@@ -51,4 +43,12 @@ export async function checkedEndpoint(endpoint: string, allowPrivateEndpoints: b
     (allowPrivateEndpoints ? null : await resolvedEndpointProblem(endpoint));
   if (problem !== null) throw invalidField('endpoint', problem);
   return endpoint;
+}
+
+/** The event of the path in the log of the account's webhook of the path, or a 404. */
+export async function requireDelivery(db: Database, req: Request, res: Response): Promise<LoggedDelivery> {
+  const webhook = await requireWebhook(db, req, res);
+  const delivery = await findDelivery(db, webhook.id, eventIdOf(req));
+  if (!delivery) throw eventNotFound();
+  return delivery;
 }

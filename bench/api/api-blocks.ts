@@ -7,13 +7,13 @@ import type { Config } from '../../src/config.js';
 import { issueApiKey } from '../../src/accounts/api-key-repository.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import type { Logger } from '../../src/logger.js';
-import { createAccounts, createBenchDatabase } from '../shared/bench-database.js';
+import { createAccounts, createBenchDatabase } from '../common/bench-database.js';
 import { startChildServer, type ChildServer } from './child-server.js';
-import type { CleanupStack } from '../shared/cleanup.js';
-import { beforeDeadline, type Deadline } from '../shared/deadline.js';
+import type { CleanupStack } from '../common/cleanup.js';
+import { beforeDeadline, type Deadline } from '../common/deadline.js';
 import { combineLoads, quantile, runLoad, type LoadResult } from './http-load.js';
 import { CpuTally } from './process-cpu.js';
-import { deletePrefix, freshPrefix } from '../shared/redis-prefix.js';
+import { deletePrefix, freshPrefix } from '../common/redis-prefix.js';
 import { seededEmail, seededRandom, seedSuppressions } from './seed.js';
 import { createRedis } from '../../src/redis.js';
 

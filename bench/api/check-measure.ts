@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { createSuppressionClient } from '../../src/client/suppression-client.js';
 import type { ApiBench } from './api-blocks.js';
-import { beforeDeadline, type Deadline } from '../shared/deadline.js';
+import { beforeDeadline, type Deadline } from '../common/deadline.js';
 import { combineLoads, runLoad, type LoadResult } from './http-load.js';
 import { seededEmail, seededRandom } from './seed.js';
 

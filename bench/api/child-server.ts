@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { followPeakRss } from '../shared/peak-rss.js';
+import { followPeakRss } from '../common/peak-rss.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { startDeadline } from '../shared/deadline.js';
-import { markdownTable, writeResults } from '../shared/report.js';
+import { startDeadline } from '../common/deadline.js';
+import { markdownTable, writeResults } from '../common/report.js';
 import { FULL_SIZES, QUICK_SIZES, runSuite, SUMMARY_HEADER, summaryRows } from './suite.js';
 
 const RESULTS_PATH = fileURLToPath(new URL('../results/latest.json', import.meta.url));
@@ -23,7 +23,7 @@ async function main(): Promise<number> {
   const sizes = quick ? QUICK_SIZES : FULL_SIZES;
   const config = loadConfig();
   const logger = createLogger('warn');
-  const deadline = startDeadline(quick ? 60_000 : 300_000, `bench${quick ? ' --quick' : ''}`);
+  const deadline = startDeadline(quick ? 120_000 : 300_000, `bench${quick ? ' --quick' : ''}`);
   deadline.signal.addEventListener('abort', () => {
     setTimeout(() => {
       process.stderr.write('bench: teardown did not finish in time; exiting without it\n');

@@ -16,8 +16,8 @@ import {
   type LookupFigures,
 } from './api-blocks.js';
 import { measureCheck, measureClient, type CheckFigures, type ClientFigures } from './check-measure.js';
-import type { CleanupStack } from '../shared/cleanup.js';
-import type { Deadline } from '../shared/deadline.js';
+import type { CleanupStack } from '../common/cleanup.js';
+import type { Deadline } from '../common/deadline.js';
 import { measureImport } from '../import/import-measure.js';
 import { INGEST_ROUNDS, inPhase, measureIngest } from '../ingest/ingest-measure.js';
 

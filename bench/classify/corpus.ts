@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { BOUNCE_CATEGORIES, DEFAULT_BOUNCE_ACTIONS, type BounceCategory } from '../../src/bounces/categories.js';
 import { classifyBounce, type BounceEvidence } from '../../src/bounces/classify-bounce.js';
-import { labelRule } from '../shared/label-rule.js';
+import { labelRule } from '../common/label-rule.js';
 import type { FeedMapper, Provider } from '../../src/feeds/feed-mapping.js';
 import { mapMailgun } from '../../src/feeds/mailgun-mapping.js';
 import { mapPostmark } from '../../src/feeds/postmark-mapping.js';

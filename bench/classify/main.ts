@@ -19,7 +19,7 @@ import {
   type Scores,
 } from './corpus.js';
 import { adversarialDiagnostics } from './adversarial.js';
-import { markdownTable } from '../shared/report.js';
+import { markdownTable } from '../common/report.js';
 
 const percent = (part: number, whole: number): string => `${(share(part, whole) * 100).toFixed(1)} %`;
 

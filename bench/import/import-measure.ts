@@ -21,12 +21,12 @@ import type { Logger } from '../../src/logger.js';
 import { createRedis } from '../../src/redis.js';
 import { startBatchWorker } from '../../workers/batch-worker.js';
 import { benchAddress } from './bench-addresses.js';
-import { countRows, createBenchDatabase } from '../shared/bench-database.js';
+import { countRows, createBenchDatabase } from '../common/bench-database.js';
 import { measureBareCopy, type CopyMeasurement } from './copy-baseline.js';
-import type { CleanupStack } from '../shared/cleanup.js';
-import { beforeDeadline, type Deadline } from '../shared/deadline.js';
-import { followPeakRss } from '../shared/peak-rss.js';
-import { deletePrefix, freshPrefix } from '../shared/redis-prefix.js';
+import type { CleanupStack } from '../common/cleanup.js';
+import { beforeDeadline, type Deadline } from '../common/deadline.js';
+import { followPeakRss } from '../common/peak-rss.js';
+import { deletePrefix, freshPrefix } from '../common/redis-prefix.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -115,7 +115,11 @@ export async function measureImport(
     await deletePrefix(connection, prefix);
     await connection.quit();
   });
-  const worker = startBatchWorker({ db, logger, connection, prefix, concurrency: settings.workerConcurrency });
+  const worker = startBatchWorker(
+    { ...config, QUEUE_PREFIX: prefix },
+    { db, logger, connection },
+    { concurrency: settings.workerConcurrency },
+  );
   cleanup.push('close batch worker', () => worker.close());
   await worker.worker.waitUntilReady();
 

@@ -12,11 +12,11 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { CleanupStack } from '../shared/cleanup.js';
-import { startDeadline } from '../shared/deadline.js';
+import { CleanupStack } from '../common/cleanup.js';
+import { startDeadline } from '../common/deadline.js';
 import { measureImport } from './import-measure.js';
-import { parseIntOptions } from '../shared/options.js';
-import { markdownTable, rate, seconds, writeResults } from '../shared/report.js';
+import { parseIntOptions } from '../common/options.js';
+import { markdownTable, rate, seconds, writeResults } from '../common/report.js';
 
 const TARGET_RATIO = 0.8;
 const RESULTS_PATH = fileURLToPath(new URL('../results/import.json', import.meta.url));

@@ -14,14 +14,14 @@ import type { Logger } from '../../src/logger.js';
 import { DEFAULT_JOB_OPTIONS, EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED } from '../../src/queues.js';
 import { createRedis } from '../../src/redis.js';
 import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';
-import { createAccounts, createBenchDatabase } from '../shared/bench-database.js';
-import { CleanupStack } from '../shared/cleanup.js';
+import { createAccounts, createBenchDatabase } from '../common/bench-database.js';
+import { CleanupStack } from '../common/cleanup.js';
 import { timeUntilCompleted, type CompletionTiming } from './completions.js';
-import { beforeDeadline, type Deadline } from '../shared/deadline.js';
+import { beforeDeadline, type Deadline } from '../common/deadline.js';
 import type { BounceClassifier } from '../../src/events/classify.js';
-import { labelRule } from '../shared/label-rule.js';
-import { expectedOutcome, generateEvents, type ExpectedOutcome } from '../shared/event-fixtures.js';
-import { deletePrefix, freshPrefix } from '../shared/redis-prefix.js';
+import { labelRule } from '../common/label-rule.js';
+import { expectedOutcome, generateEvents, type ExpectedOutcome } from '../common/event-fixtures.js';
+import { deletePrefix, freshPrefix } from '../common/redis-prefix.js';
 import { verifyIngest } from './verify-ingest.js';
 import { startWebhookLoad, type WebhookFigures } from './webhook-load.js';
 
@@ -165,17 +165,15 @@ async function measureService(
   const timed = timeUntilCompleted(
     'event worker',
     () => {
-      eventWorker = startEventWorker({
-        db,
-        logger,
-        connection: workerConnection,
-        prefix,
-        concurrency: settings.concurrency,
-        batchSize: settings.batchSize,
-        batchDelayMs: settings.batchDelayMs,
-        batchesInFlight: settings.batchesInFlight,
-        classify: classifierOf(settings),
-      });
+      eventWorker = startEventWorker(
+        { ...config, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: settings.concurrency },
+        { db, logger, connection: workerConnection, classify: classifierOf(settings) },
+        {
+          batchSize: settings.batchSize,
+          batchDelayMs: settings.batchDelayMs,
+          batchesInFlight: settings.batchesInFlight,
+        },
+      );
       return eventWorker.worker;
     },
     events.length,

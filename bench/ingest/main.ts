@@ -25,11 +25,11 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
-import { CleanupStack } from '../shared/cleanup.js';
-import { startDeadline, type Deadline } from '../shared/deadline.js';
+import { CleanupStack } from '../common/cleanup.js';
+import { startDeadline, type Deadline } from '../common/deadline.js';
 import { INGEST_ACCOUNTS, INGEST_ROUNDS, measureIngest, type Phase, type Settings } from './ingest-measure.js';
-import { BenchUsageError, parseIntOptions } from '../shared/options.js';
-import { markdownTable, rate, seconds, writeResults } from '../shared/report.js';
+import { BenchUsageError, parseIntOptions } from '../common/options.js';
+import { markdownTable, rate, seconds, writeResults } from '../common/report.js';
 
 const ACCOUNTS = INGEST_ACCOUNTS;
 const TARGET_RATIO = 0.7;

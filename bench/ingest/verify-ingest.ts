@@ -1,6 +1,6 @@
 import type { Queryable } from '../../src/db/database.js';
-import { countOutcomes, countRows } from '../shared/bench-database.js';
-import type { ExpectedOutcome } from '../shared/event-fixtures.js';
+import { countOutcomes, countRows } from '../common/bench-database.js';
+import type { ExpectedOutcome } from '../common/event-fixtures.js';
 
 export interface IngestVerification {
   /** Rows that differ from what the events must produce: the run is wrong, whatever its speed. */

@@ -13,9 +13,9 @@ import type { Logger } from '../../src/logger.js';
 import { createRedis } from '../../src/redis.js';
 import { newSigningSecret } from '../../src/webhooks/webhook.js';
 import { startWebhookWorker, type WebhookWorker } from '../../workers/webhook-worker.js';
-import type { CleanupStack } from '../shared/cleanup.js';
-import { beforeDeadline, type Deadline } from '../shared/deadline.js';
-import { deletePrefix, freshPrefix } from '../shared/redis-prefix.js';
+import type { CleanupStack } from '../common/cleanup.js';
+import { beforeDeadline, type Deadline } from '../common/deadline.js';
+import { deletePrefix, freshPrefix } from '../common/redis-prefix.js';
 
 export interface WebhookLoad {
   /** Waits until `expectedDeliveries` changes in all are delivered, and reports what was delivered so far. */
@@ -93,14 +93,10 @@ export async function startWebhookLoad(
   cleanup.push('quit webhook worker connection', () => connection.quit());
   cleanup.push(`delete ${prefix} keys`, () => deletePrefix(connection, prefix));
   const startWorker = (): WebhookWorker =>
-    startWebhookWorker({
-      db,
-      logger,
-      connection,
-      prefix,
-      concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
-      allowPrivateEndpoints: true,
-    });
+    startWebhookWorker(
+      { ...config, QUEUE_PREFIX: prefix, WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: true },
+      { db, logger, connection },
+    );
   if (deliverBeside) {
     const worker = startWorker();
     cleanup.push('close webhook worker', () => worker.close());

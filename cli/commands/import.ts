@@ -10,12 +10,15 @@ import { findListAccount } from '../lists/list-account.js';
 import { LIST_FORMATS, listFormatFor, type ListFormat } from '../../src/lists/list-format.js';
 import { openListInput } from '../lists/list-input.js';
 import { runList } from '../lists/run-list.js';
+import { MAX_REASON_LENGTH } from '../../src/contract/limits.js';
 
 interface ListOptions {
   account: string;
   format?: ListFormat;
   origin?: Origin;
   wait?: boolean;
+  force?: boolean;
+  reason?: string;
 }
 
 async function lookUpAccount(config: Config, nameOrId: string): Promise<Account> {
@@ -38,6 +41,8 @@ async function runListCommand(operation: 'add' | 'remove', file: string, options
         operation,
         account,
         origin: options.origin,
+        force: options.force,
+        reason: options.reason,
         input: input.stream,
         inputSize: input.size,
         format: listFormatFor(file, options.format),
@@ -80,7 +85,9 @@ function behaviourHelp(operation: 'add' | 'remove'): string {
   const outcome =
     operation === 'add'
       ? 'An address already on the list keeps its entry and counts as already present.'
-      : 'An address or id that is not on the list counts as not found.';
+      : `An address or id that is not on the list counts as not found. An entry a complaint put on the
+list is kept and counted as protected (the first are named), unless --force is given with a
+--reason, which each removed entry's history keeps.`;
   return `
 The input is streamed, so a file of any size takes little memory; blank lines are skipped.
 Addresses are trimmed and lower-cased. A line with nothing valid on it is reported on stderr
@@ -92,8 +99,8 @@ Without --wait the command ends once every job is queued and the workers go on i
 background. With --wait it waits for every job and prints the totals.
 ${outcome}
 
-Exit code: 1 when a line was invalid or (with --wait) a job failed; 0 otherwise. Running the
-command again with the same input is safe.`;
+Exit code: 1 when a line was invalid or (with --wait) a job failed or an entry was kept as
+protected; 0 otherwise. Running the command again with the same input is safe.`;
 }
 
 function listCommand(name: string, operation: 'add' | 'remove'): Command {
@@ -107,7 +114,21 @@ function listCommand(name: string, operation: 'add' | 'remove'): Command {
       new Option('--origin <origin>', 'the origin the new entries get').choices(ORIGINS).default('manual'),
     );
   }
-  return command.action((file: string, options: ListOptions) => runListCommand(operation, file, options));
+  if (operation === 'remove') {
+    command
+      .option('--force', 'remove entries a complaint put on the list too (needs --reason)')
+      .option('--reason <text>', 'why the entries are removed, kept in their history (1 to 500 characters)');
+  }
+  return command.action((file: string, options: ListOptions) => {
+    const reason = options.reason?.trim();
+    if (options.reason !== undefined && (reason === '' || (reason?.length ?? 0) > MAX_REASON_LENGTH)) {
+      command.error(`error: --reason must be 1 to ${MAX_REASON_LENGTH} characters`);
+    }
+    if (options.force === true && reason === undefined) {
+      command.error('error: --force needs --reason "<why>": the reason is kept in each entry\'s history');
+    }
+    return runListCommand(operation, file, { ...options, reason });
+  });
 }
 
 export function importCommand(): Command {

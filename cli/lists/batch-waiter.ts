@@ -17,7 +17,20 @@ export type BatchTotals = Pick<BatchResult, BatchCount> & {
   /** Jobs finished, failed ones included. */
   jobs: number;
   failed: FailedJob[];
+  /** The first entries kept because a complaint put them there (at most 100). */
+  protectedEntries: { id: string; email: string }[];
 };
+
+const MAX_PROTECTED_SHOWN = 100;
+
+/** The entries a job's result names as protected, as read back from the queue. */
+function protectedEntriesOf(result: unknown): { id: string; email: string }[] {
+  const entries =
+    typeof result === 'object' && result !== null ? (result as Partial<BatchResult>).protected_entries : [];
+  return Array.isArray(entries)
+    ? entries.filter((entry) => typeof entry?.id === 'string' && typeof entry.email === 'string')
+    : [];
+}
 
 export interface BatchWaiterOptions {
   /** For the waiter's own connection, which blocks while it listens. */
@@ -83,9 +96,11 @@ export async function openBatchWaiter(options: BatchWaiterOptions): Promise<Batc
     already_present: 0,
     removed: 0,
     not_found: 0,
+    protected: 0,
     duplicates: 0,
     invalid: 0,
     failed: [],
+    protectedEntries: [],
   };
   let processed = 0;
   let allFinished: (() => void) | undefined;
@@ -97,7 +112,11 @@ export async function openBatchWaiter(options: BatchWaiterOptions): Promise<Batc
     processed += job.entries - job.processed;
     totals.jobs += 1;
     if ('reason' in outcome) totals.failed.push({ id, reason: outcome.reason });
-    else for (const name of BATCH_COUNTS) totals[name] += batchCount(outcome.result, name);
+    else {
+      for (const name of BATCH_COUNTS) totals[name] += batchCount(outcome.result, name);
+      const room = MAX_PROTECTED_SHOWN - totals.protectedEntries.length;
+      if (room > 0) totals.protectedEntries.push(...protectedEntriesOf(outcome.result).slice(0, room));
+    }
     options.onChange?.();
     if (following.size === 0) allFinished?.();
   };

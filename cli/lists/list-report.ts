@@ -71,15 +71,23 @@ export function formatListReport({ operation, account, summary, totals }: ListRe
       ['duplicates', summary.duplicates + totals.duplicates],
       ['removed', totals.removed],
       ['not found', totals.not_found],
+      ...(totals.protected > 0 ? [['protected (complained)', totals.protected] as const] : []),
       ...(totals.invalid > 0 ? [['refused by the workers', totals.invalid] as const] : []),
       ['failed jobs', failed],
     ]),
   );
   for (const job of totals.failed) lines.push(`  job ${job.id}: ${job.reason.replace(/\s+/g, ' ').trim()}`);
+  if (totals.protected > 0) {
+    for (const entry of totals.protectedEntries) lines.push(`  protected: ${entry.email} (${entry.id})`);
+    lines.push(
+      `${plural(totals.protected, 'entry', 'entries')} a complaint put on the list ${totals.protected === 1 ? 'was' : 'were'} kept: run again with --force --reason "<why>" to remove ${totals.protected === 1 ? 'it' : 'them'}.`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 
-/** 1 when a line was invalid or a job failed (or the workers refused an entry), else 0. */
+/** 1 when a line was invalid or a job failed (or the workers refused or protected an entry), else 0. */
 export function listExitCode(summary: QueueSummary, totals: BatchTotals | null): 0 | 1 {
-  return summary.invalid > 0 || (totals !== null && (totals.failed.length > 0 || totals.invalid > 0)) ? 1 : 0;
+  const incomplete = totals !== null && (totals.failed.length > 0 || totals.invalid > 0 || totals.protected > 0);
+  return summary.invalid > 0 || incomplete ? 1 : 0;
 }

@@ -15,6 +15,10 @@ export interface ListRun {
   account: Account;
   /** For `add`; default manual. */
   origin?: Origin;
+  /** For `remove`: removes entries a complaint put on the list too (with a reason). */
+  force?: boolean | undefined;
+  /** For `remove`: why, kept in each removed entry's history. */
+  reason?: string | undefined;
   input: Readable;
   /** Size in bytes and bytes read so far, when known, for the progress bar. */
   inputSize?: { total: number; read(): number };
@@ -52,7 +56,7 @@ export async function runList(run: ListRun, context: ListRunContext): Promise<Li
   const operation: ListOperation =
     run.operation === 'add'
       ? { kind: 'add', accountId: run.account.id, origin: run.origin ?? 'manual' }
-      : { kind: 'remove', accountId: run.account.id };
+      : { kind: 'remove', accountId: run.account.id, force: run.force, reason: run.reason };
   const connection = await connectRedis(context.redis);
   const producer = createBatchProducer({ connection, prefix: context.prefix });
   let waiter: BatchWaiter | undefined;

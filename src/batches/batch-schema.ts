@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UUID_PATTERN } from '../domain/ids.js';
 import { ORIGINS } from '../suppressions/suppression.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../queues.js';
+import { MAX_REASON_LENGTH } from '../contract/limits.js';
 
 const uuid = z
   .string()
@@ -33,13 +34,28 @@ export const addBatchSchema = z
     path: ['source_id'],
   });
 
-/** Job `remove`: take addresses, or entries by id, off an account's list. */
+/**
+ * Job `remove`: take addresses, or entries by id, off an account's list. An entry a complaint put
+ * there is kept (and counted `protected`) unless the job says `force` with a `reason`.
+ */
 export const removeBatchSchema = z
   .object(
-    { account_id: uuid, emails: entries.optional(), ids: entries.optional() },
+    {
+      account_id: uuid,
+      emails: entries.optional(),
+      ids: entries.optional(),
+      force: z.boolean({ error: 'must be a boolean' }).default(false),
+      reason: z
+        .string({ error: 'must be a string' })
+        .trim()
+        .min(1, { error: 'must not be empty' })
+        .max(MAX_REASON_LENGTH, { error: `must be at most ${MAX_REASON_LENGTH} characters` })
+        .optional(),
+    },
     { error: 'the job data must be a JSON object' },
   )
-  .refine((job) => (job.emails === undefined) !== (job.ids === undefined), { error: 'give either emails or ids' });
+  .refine((job) => (job.emails === undefined) !== (job.ids === undefined), { error: 'give either emails or ids' })
+  .refine((job) => !job.force || job.reason !== undefined, { error: 'is required with force', path: ['reason'] });
 
 export type AddBatchInput = z.input<typeof addBatchSchema>;
 export type AddBatch = z.output<typeof addBatchSchema>;
@@ -77,6 +93,10 @@ export interface BatchResult {
   already_present: number;
   removed: number;
   not_found: number;
+  /** Entries a complaint put on the list, kept because the job did not say `force`. */
+  protected: number;
+  /** The first of them (at most 100). */
+  protected_entries: { id: string; email: string }[];
   /** The same address (or id) more than once in the job: counted once. */
   duplicates: number;
   invalid: number;
@@ -85,7 +105,15 @@ export interface BatchResult {
 }
 
 /** The counts of a BatchResult that add up across the jobs of a list. */
-export const BATCH_COUNTS = ['added', 'already_present', 'removed', 'not_found', 'duplicates', 'invalid'] as const;
+export const BATCH_COUNTS = [
+  'added',
+  'already_present',
+  'removed',
+  'not_found',
+  'protected',
+  'duplicates',
+  'invalid',
+] as const;
 export type BatchCount = (typeof BATCH_COUNTS)[number];
 
 /** One count of what a job returned, as read back from the queue: 0 when it is not a number. */

@@ -75,6 +75,10 @@ export const auditRecordSchema = z
       description:
         '`expired` when the entry expired, `reclassified` when a reclassification found no evidence left for it; `null` when a removal was asked for, and for other records.',
     }),
+    reason: z.string().nullable().meta({
+      description:
+        'For a removal: the reason its caller gave (required to remove an entry a complaint put on the list); otherwise `null`.',
+    }),
     suppression_id: z.uuid().nullable().meta({ description: 'The entry the record added, found or removed.' }),
     occurred_at: isoMillis
       .nullable()

@@ -21,3 +21,6 @@ export const SUMMARY_MAX_DAYS = 90;
 
 /** Recipient domains a bounce summary lists by their `sender_blocked` bounces. */
 export const SUMMARY_TOP_DOMAINS = 10;
+
+/** The longest reason a removal may give; it is kept in the entry's history. */
+export const MAX_REASON_LENGTH = 500;

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { LIBRARY_DEFAULTS } from '../config.js';
 import type { Logger } from '../logger.js';
 import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from './connection-errors.js';
@@ -34,14 +35,15 @@ function translate(error: unknown): unknown {
 }
 
 export function createDatabase(options: DatabaseOptions): Database {
-  // Services pass DATABASE_STATEMENT_TIMEOUT_MS (default 5 s); this default serves tools and tests.
-  const statementTimeoutMs = options.statementTimeoutMs ?? 10_000;
+  // Services pass their DATABASE_* settings; the library's defaults serve tools and tests.
+  const defaults = LIBRARY_DEFAULTS.database;
+  const statementTimeoutMs = options.statementTimeoutMs ?? defaults.statementTimeoutMs;
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 1500,
+    max: options.poolSize ?? defaults.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? defaults.connectTimeoutMs,
     statement_timeout: statementTimeoutMs,
-    application_name: options.applicationName ?? 'suppression-list',
+    application_name: options.applicationName ?? defaults.applicationName,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its connection emits here; without a listener the process would crash.

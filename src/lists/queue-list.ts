@@ -6,7 +6,10 @@ import { MAX_BATCH_JOB_ENTRIES } from '../queues.js';
 import type { ListEntry, ReadSummary } from './list-entry.js';
 
 /** What to do with a list: add its addresses to an account's list, or take them (or ids) off. */
-export type ListOperation = { kind: 'add'; accountId: string; origin: Origin } | { kind: 'remove'; accountId: string };
+export type ListOperation =
+  | { kind: 'add'; accountId: string; origin: Origin }
+  /** `force` (with a `reason`) removes entries a complaint put on the list too; the reason is kept in their history. */
+  | { kind: 'remove'; accountId: string; force?: boolean | undefined; reason?: string | undefined };
 
 /** A line that was not queued: its number (from 1), the value on it if any, and why. */
 export interface InvalidLine {
@@ -106,7 +109,12 @@ export async function queueList(
   const send = (kind: Kind, keys: string[]): Promise<string> =>
     operation.kind === 'add'
       ? producer.add({ account_id: operation.accountId, emails: keys, origin: operation.origin, source_id: null })
-      : producer.remove({ account_id: operation.accountId, [kind]: keys });
+      : producer.remove({
+          account_id: operation.accountId,
+          [kind]: keys,
+          ...(operation.force === true && { force: true }),
+          ...(operation.reason !== undefined && { reason: operation.reason }),
+        });
 
   const flush = async (kind: Kind): Promise<void> => {
     const chunk = chunks[kind];

@@ -37,6 +37,8 @@ export interface AuditRecord {
   /** For a removal through the API: the key that made it. */
   removedByKeyId: string | null;
   removalReason: 'expired' | 'reclassified' | null;
+  /** For a removal: the words its caller gave, if any. */
+  reason: string | null;
   suppressionId: string | null;
   occurredAt: Date | null;
   receivedAt: Date;
@@ -67,6 +69,7 @@ export function toAuditRecordResource(record: AuditRecord): AuditRecordResource 
     provider_message_id: record.providerMessageId,
     removed_by_key_id: record.removedByKeyId,
     removal_reason: record.removalReason,
+    reason: record.reason,
     suppression_id: record.suppressionId,
     occurred_at: record.occurredAt?.toISOString() ?? null,
     received_at: record.receivedAt.toISOString(),

@@ -13,6 +13,7 @@ interface AuditRow extends BounceEvidenceColumns, BounceDecisionColumns {
   provider_message_id: string | null;
   api_key_id: string | null;
   removal_reason: 'expired' | 'reclassified' | null;
+  reason: string | null;
   suppression_id: string | null;
   occurred_at: Date | null;
   received_at: Date;
@@ -20,7 +21,7 @@ interface AuditRow extends BounceEvidenceColumns, BounceDecisionColumns {
 
 const AUDIT_COLUMNS = `event_id, type, outcome, email, source_id, bounce_type, bounce_sub_type, bounce_status,
   bounce_reply_code, bounce_diagnostic, bounce_provider, bounce_remote_mta, bounce_category, bounce_reason, bounce_rule,
-  classifier_version, complaint_feedback_type, provider_message_id, api_key_id, removal_reason, suppression_id,
+  classifier_version, complaint_feedback_type, provider_message_id, api_key_id, removal_reason, reason, suppression_id,
   occurred_at, received_at`;
 
 function fromRow(row: AuditRow): AuditRecord {
@@ -55,6 +56,7 @@ function fromRow(row: AuditRow): AuditRecord {
     providerMessageId: row.provider_message_id,
     removedByKeyId: row.api_key_id,
     removalReason: row.removal_reason,
+    reason: row.reason,
     suppressionId: row.suppression_id,
     occurredAt: row.occurred_at,
     receivedAt: row.received_at,

@@ -209,38 +209,63 @@ export async function addSuppressions(
 
 export type RemovalTarget = { ids: readonly string[] } | { emails: readonly string[] };
 
+// The entries asked for are locked first, so that what is judged protected is what would be
+// deleted; the delete happens only when none is, and then removes them all.
 const REMOVE_SQL = (column: 'id' | 'email', type: 'uuid' | 'text') => `
-WITH deleted AS (
-  DELETE FROM suppressions WHERE account_id = $1 AND ${column} = ANY($2::${type}[]) RETURNING id, email
+WITH targeted AS (
+  SELECT id, email, origin FROM suppressions WHERE account_id = $1 AND ${column} = ANY($2::${type}[]) FOR UPDATE
+), refused AS (
+  SELECT id, email FROM targeted WHERE origin = 'complaint' AND NOT $5::boolean
+), deleted AS (
+  DELETE FROM suppressions
+  WHERE account_id = $1 AND id IN (SELECT id FROM targeted) AND NOT EXISTS (SELECT 1 FROM refused)
+  RETURNING id, email
 ), numbered AS (
   SELECT id, email, row_number() OVER () AS n FROM deleted
 ), audited AS (
-  INSERT INTO suppression_events (account_id, event_id, type, email, api_key_id, suppression_id, outcome)
-  SELECT $1, audit.id, 'removal', numbered.email, $3, numbered.id, 'removed'
+  INSERT INTO suppression_events (account_id, event_id, type, email, api_key_id, suppression_id, outcome, reason)
+  SELECT $1, audit.id, 'removal', numbered.email, $3, numbered.id, 'removed', $6
   FROM numbered JOIN unnest($4::text[]) WITH ORDINALITY AS audit(id, n) USING (n)
 )
-SELECT id, email FROM deleted`;
+SELECT id, email, false AS refused FROM deleted
+UNION ALL
+SELECT id, email, true FROM refused`;
 
 const REMOVE_BY_IDS = REMOVE_SQL('id', 'uuid');
 const REMOVE_BY_EMAILS = REMOVE_SQL('email', 'text');
 
+export interface RemovalOptions {
+  /** The key that asked for the removal, recorded with it; null for the service's own removals. */
+  keyId: string | null;
+  /** Removes entries a complaint put on the list too; without it, one such entry refuses the whole removal. */
+  force: boolean;
+  /** The caller's words, recorded with each removal. */
+  reason: string | null;
+}
+
+/** What a removal did: the ids removed, in the order asked for, or the complaint entries that refused it. */
+export type Removal = { removed: string[] } | { refused: { id: string; email: string }[] };
+
 /**
  * Deletes the entries with these (lower-case) ids or normalised emails and records each removal,
- * with the key that made it, in the audit trail. Returns the deleted ids in the order asked for;
- * what matched nothing is left out.
+ * with the key that made it and the reason given, in the audit trail; what matched nothing is left
+ * out. An entry a complaint put there is removed only with `force`: without it, the removal
+ * removes nothing and names the entries that refused it.
  */
 export async function removeSuppressions(
   db: Queryable,
   accountId: string,
   target: RemovalTarget,
-  removedByKeyId: string | null,
-): Promise<string[]> {
+  options: RemovalOptions,
+): Promise<Removal> {
   const byIds = 'ids' in target;
   const keys = byIds ? target.ids : target.emails;
-  const { rows } = await db.query<{ id: string; email: string }>({
+  const { rows } = await db.query<{ id: string; email: string; refused: boolean }>({
     text: byIds ? REMOVE_BY_IDS : REMOVE_BY_EMAILS,
-    values: [accountId, keys, removedByKeyId, keys.map(() => newId())],
+    values: [accountId, keys, options.keyId, keys.map(() => newId()), options.force, options.reason],
   });
+  const refused = rows.filter((row) => row.refused);
+  if (refused.length > 0) return { refused: refused.map(({ id, email }) => ({ id, email })) };
   const idByKey = new Map(rows.map((row) => [byIds ? row.id : row.email, row.id]));
-  return keys.flatMap((key) => idByKey.get(key) ?? []);
+  return { removed: keys.flatMap((key) => idByKey.get(key) ?? []) };
 }

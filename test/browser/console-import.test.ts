@@ -10,6 +10,7 @@ import { expectAccessible, screenshot, useBrowser } from '../support/browser.js'
 import { uniqueEmails } from '../support/emails.js';
 import { useTestApp } from '../support/test-app.js';
 import { accountNamed, type ConsoleAccount } from './console-fixtures.js';
+import { queueConfig } from '../support/test-config.js';
 
 const app = useTestApp({ redis: 'live', queues: true, console: { dir: inject('consoleDir') } });
 const browser = useBrowser();
@@ -17,11 +18,10 @@ let worker: BatchWorker | undefined;
 let files: string;
 
 beforeAll(async () => {
-  worker = startBatchWorker({
+  worker = startBatchWorker(queueConfig(app.batches.prefix), {
     db: app.database.db,
     logger: createLogger('silent'),
     connection: app.batches.connection,
-    prefix: app.batches.prefix,
   });
   await worker.worker.waitUntilReady();
   files = await mkdtemp(path.join(tmpdir(), 'sl-console-import-'));

@@ -36,9 +36,9 @@ import { buildService, startServiceProcess, type BuiltService, type ServiceProce
 import { startChaosReceiver } from './receiver.js';
 import { startPrivatePostgres, startPrivateRedis } from './stores.js';
 import { verifyChaos, type ExpectedEvent } from './verify.js';
-import { CleanupStack } from '../../bench/shared/cleanup.js';
-import { beforeDeadline, startDeadline, type Deadline } from '../../bench/shared/deadline.js';
-import { generateEvents } from '../../bench/shared/event-fixtures.js';
+import { CleanupStack } from '../../bench/common/cleanup.js';
+import { beforeDeadline, startDeadline, type Deadline } from '../../bench/common/deadline.js';
+import { generateEvents } from '../../bench/common/event-fixtures.js';
 import { DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
 import { decideEvent } from '../../src/events/classify.js';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';

@@ -38,6 +38,8 @@ describe('add jobs', () => {
       already_present: 1,
       removed: 0,
       not_found: 0,
+      protected: 0,
+      protected_entries: [],
       duplicates: 1,
       invalid: 2,
       invalid_entries: [
@@ -122,6 +124,44 @@ describe('remove jobs', () => {
     expect(await listSuppressions(setup.database.db, { accountId: otherId, limit: 10 })).toMatchObject({
       entries: [{ id: theirs!.id }],
     });
+  });
+
+  it('when a job reaches complaint entries without force, then they are kept, counted and named, and the rest removed', async () => {
+    const { accountId } = await newAccount(setup.database.db);
+    const [complained, manual, absent] = uniqueEmails(3);
+    const [entry] = await addSuppressions(setup.database.db, accountId, [
+      { id: newId(), email: complained!, origin: 'complaint', sourceId: null },
+      { id: newId(), email: manual!, origin: 'manual', sourceId: null },
+    ]);
+    const result = await resultOf(
+      await setup.producer.remove({ account_id: accountId, emails: [complained!, manual!, absent!] }),
+    );
+
+    expect(result).toMatchObject({ removed: 1, not_found: 1, protected: 1 });
+    expect(result.protected_entries).toEqual([{ id: entry!.id, email: complained }]);
+    expect(await findSuppressionByEmail(setup.database.db, accountId, complained!)).not.toBeNull();
+    expect(await findSuppressionByEmail(setup.database.db, accountId, manual!)).toBeNull();
+  });
+
+  it('when a job says force with a reason, then complaint entries are removed too', async () => {
+    const { accountId } = await newAccount(setup.database.db);
+    const [complained] = uniqueEmails(1);
+    await addSuppressions(setup.database.db, accountId, [
+      { id: newId(), email: complained!, origin: 'complaint', sourceId: null },
+    ]);
+    const result = await resultOf(
+      await setup.producer.remove({ account_id: accountId, emails: [complained!], force: true, reason: 'test inbox' }),
+    );
+
+    expect(result).toMatchObject({ removed: 1, protected: 0 });
+    expect(await findSuppressionByEmail(setup.database.db, accountId, complained!)).toBeNull();
+  });
+
+  it('when a job says force without a reason, then the producer refuses it and enqueues nothing', async () => {
+    const { accountId } = await newAccount(setup.database.db);
+    await expect(
+      setup.producer.remove({ account_id: accountId, emails: [uniqueEmail()], force: true }),
+    ).rejects.toThrow('reason is required with force');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
-import { startDeadline } from '../../bench/shared/deadline.js';
-import { markdownTable } from '../../bench/shared/report.js';
+import { startDeadline } from '../../bench/common/deadline.js';
+import { markdownTable } from '../../bench/common/report.js';
 import { QUICK_SIZES, runSuite, SUMMARY_HEADER, summaryRows, type SuiteSizes } from '../../bench/api/suite.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';

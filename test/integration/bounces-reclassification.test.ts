@@ -17,18 +17,17 @@ import { sleep } from '../support/sleep.js';
 import { newApiAccount, useTestApp } from '../support/test-app.js';
 import { bounceEvent, complaintEvent } from '../support/test-events.js';
 import { eventually } from '../support/test-queue.js';
+import { queueConfig } from '../support/test-config.js';
 
 const app = useTestApp({ queues: true });
 let worker: MaintenanceWorker;
 
 beforeAll(() => {
-  worker = startMaintenanceWorker({
-    db: app.database.db,
-    logger: createLogger('silent'),
-    connection: app.maintenance.connection,
-    prefix: app.maintenance.prefix,
-    expiryEveryMs: 3_600_000,
-  });
+  worker = startMaintenanceWorker(
+    queueConfig(app.maintenance.prefix),
+    { db: app.database.db, logger: createLogger('silent'), connection: app.maintenance.connection },
+    { expiryEveryMs: 3_600_000 },
+  );
 });
 afterAll(async () => {
   await worker.close();

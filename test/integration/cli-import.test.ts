@@ -98,8 +98,10 @@ describe('cli import', () => {
       duplicates: 0,
       removed: 0,
       not_found: 0,
+      protected: 0,
       invalid: 0,
       failed: [],
+      protectedEntries: [],
     });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('line 4: "not-an-address" is not a valid email address\n');

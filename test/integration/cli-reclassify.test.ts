@@ -10,6 +10,7 @@ import { uniqueEmail } from '../support/emails.js';
 import { runCli, type CliRun } from '../support/run-cli.js';
 import { useTestDatabase } from '../support/test-database.js';
 import { createTestQueue, type TestQueue } from '../support/test-queue.js';
+import { queueConfig } from '../support/test-config.js';
 
 const database = useTestDatabase();
 let maintenance: TestQueue;
@@ -17,13 +18,11 @@ let worker: MaintenanceWorker;
 
 beforeAll(async () => {
   maintenance = await createTestQueue(MAINTENANCE_QUEUE);
-  worker = startMaintenanceWorker({
-    db: database.db,
-    logger: createLogger('silent'),
-    connection: maintenance.connection,
-    prefix: maintenance.prefix,
-    expiryEveryMs: 3_600_000,
-  });
+  worker = startMaintenanceWorker(
+    queueConfig(maintenance.prefix),
+    { db: database.db, logger: createLogger('silent'), connection: maintenance.connection },
+    { expiryEveryMs: 3_600_000 },
+  );
 });
 afterAll(async () => {
   await worker.close();

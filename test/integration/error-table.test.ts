@@ -8,6 +8,7 @@ import { newId } from '../../src/domain/ids.js';
 import { ERROR_CODES, exampleMessage, type ErrorCode } from '../../src/error-codes.js';
 import { createFeed } from '../../src/feeds/feed-repository.js';
 import { feedPath, newFeedId, type Feed } from '../../src/feeds/feed.js';
+import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newAccount } from '../support/accounts.js';
 import { apiClient, type ApiResponse } from '../support/api-client.js';
 import { uniqueEmail } from '../support/emails.js';
@@ -116,6 +117,13 @@ const PROVOKE: Record<ErrorCode, () => Promise<ApiResponse>> = {
     const headers = { 'idempotency-key': randomUUID() };
     await api.post('/suppressions', { email: uniqueEmail() }, { headers });
     return api.post('/suppressions', { email: uniqueEmail() }, { headers });
+  },
+  complaint_protected: async () => {
+    // The documented example's entry, in an account of its own.
+    const [entry] = ERROR_CODES.complaint_protected.example.entries;
+    const { api, accountId } = await newApiAccount(app);
+    await addSuppressions(app.database.db, accountId, [{ ...entry, origin: 'complaint', sourceId: null }]);
+    return api.delete(`/suppressions/${encodeURIComponent(entry.email)}`);
   },
   concurrent_idempotent_requests: async () => {
     const { api, accountId } = await newApiAccount(app);

@@ -13,6 +13,18 @@ import { unreachableDatabase } from '../support/unreachable.js';
 
 const app = useTestApp();
 
+/** A read, a lookup and a write: each must answer its error quickly and in JSON. */
+const READ_AND_WRITE_ROUTES = [
+  { route: 'GET /suppressions', method: 'GET', path: '/suppressions', body: undefined },
+  { route: 'GET /suppressions/{id}', method: 'GET', path: `/suppressions/${newId()}`, body: undefined },
+  {
+    route: 'POST /suppressions/batch/add',
+    method: 'POST',
+    path: '/suppressions/batch/add',
+    body: { emails: ['a@example.com'] },
+  },
+];
+
 describe('503 service_unavailable when the database is unreachable', () => {
   let unreachable: Database;
   let down: RunningServer;
@@ -26,27 +38,21 @@ describe('503 service_unavailable when the database is unreachable', () => {
     await unreachable?.close();
   });
 
-  it.each([
-    { route: 'GET /suppressions', method: 'GET', path: '/suppressions', body: undefined },
-    { route: 'GET /suppressions/{id}', method: 'GET', path: `/suppressions/${newId()}`, body: undefined },
-    {
-      route: 'POST /suppressions/batch/add',
-      method: 'POST',
-      path: '/suppressions/batch/add',
-      body: { emails: ['a@example.com'] },
+  it.each(READ_AND_WRITE_ROUTES)(
+    'when $route is called, then it answers 503 quickly instead of hanging',
+    async ({ method, path, body }) => {
+      // Any well-formed token will do: looking the key up already needs the database.
+      const api = apiClient(down.url, generateToken());
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const started = performance.now();
+        const response = await api.request(method, path, body === undefined ? {} : { body });
+        const elapsed = performance.now() - started;
+        expectError(response, 503, 'service_unavailable');
+        // A hang guard, well under the test timeout; not a speed benchmark.
+        expect(elapsed).toBeLessThan(5000);
+      }
     },
-  ])('when $route is called, then it answers 503 quickly instead of hanging', async ({ method, path, body }) => {
-    // Any well-formed token will do: looking the key up already needs the database.
-    const api = apiClient(down.url, generateToken());
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const started = performance.now();
-      const response = await api.request(method, path, body === undefined ? {} : { body });
-      const elapsed = performance.now() - started;
-      expectError(response, 503, 'service_unavailable');
-      // A hang guard, well under the test timeout; not a speed benchmark.
-      expect(elapsed).toBeLessThan(5000);
-    }
-  });
+  );
 
   it('when a token cannot be one this service issued, then it answers 403 without asking the database', async () => {
     for (const token of [`sl_${randomUUID()}`, 'x'.repeat(8192), `${generateToken()}x`]) {
@@ -77,16 +83,7 @@ describe('500 internal_server_error', () => {
     await broken?.drop();
   });
 
-  it.each([
-    { route: 'GET /suppressions', method: 'GET', path: '/suppressions', body: undefined },
-    { route: 'GET /suppressions/{id}', method: 'GET', path: `/suppressions/${newId()}`, body: undefined },
-    {
-      route: 'POST /suppressions/batch/add',
-      method: 'POST',
-      path: '/suppressions/batch/add',
-      body: { emails: ['a@example.com'] },
-    },
-  ])(
+  it.each(READ_AND_WRITE_ROUTES)(
     'when SQL fails on $route, then it answers 500 with the generic message and no internals',
     async ({ method, path, body }) => {
       const response = await api.request(method, path, body === undefined ? {} : { body });

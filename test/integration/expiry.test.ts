@@ -13,6 +13,7 @@ import { newAccount } from '../support/accounts.js';
 import { uniqueEmails } from '../support/emails.js';
 import { useTestDatabase } from '../support/test-database.js';
 import { createTestQueue, eventually, type TestQueue } from '../support/test-queue.js';
+import { queueConfig } from '../support/test-config.js';
 
 const database = useTestDatabase();
 
@@ -250,13 +251,11 @@ describe('the scheduled sweep', () => {
   let worker: MaintenanceWorker;
   beforeAll(async () => {
     maintenance = await createTestQueue(MAINTENANCE_QUEUE);
-    worker = startMaintenanceWorker({
-      db: database.db,
-      logger: createLogger('silent'),
-      connection: maintenance.connection,
-      prefix: maintenance.prefix,
-      expiryEveryMs: 500,
-    });
+    worker = startMaintenanceWorker(
+      queueConfig(maintenance.prefix),
+      { db: database.db, logger: createLogger('silent'), connection: maintenance.connection },
+      { expiryEveryMs: 500 },
+    );
     await worker.worker.waitUntilReady();
     await worker.scheduled;
   });

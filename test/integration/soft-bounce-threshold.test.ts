@@ -158,7 +158,12 @@ describe('soft bounces under a threshold', () => {
     const accountId = await accountWithThreshold(2);
     const email = uniqueEmail();
     await arriveInTurn([softBounce(accountId, email, 0)], [softBounce(accountId, email, 1)]);
-    await removeSuppressions(workers.database.db, accountId, { emails: [email] }, null);
+    await removeSuppressions(
+      workers.database.db,
+      accountId,
+      { emails: [email] },
+      { keyId: null, force: false, reason: null },
+    );
 
     const afterRemoval = await arriveInTurn([softBounce(accountId, email, 2)], [softBounce(accountId, email, 3)]);
     expect(afterRemoval.map((result) => result.outcome)).toEqual([

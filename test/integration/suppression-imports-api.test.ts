@@ -8,16 +8,16 @@ import { apiClient, expectError } from '../support/api-client.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { sleep } from '../support/sleep.js';
 import { useTestApp } from '../support/test-app.js';
+import { queueConfig } from '../support/test-config.js';
 
 const app = useTestApp({ queues: true });
 let worker: BatchWorker | undefined;
 
 async function startWorker(): Promise<BatchWorker> {
-  const started = startBatchWorker({
+  const started = startBatchWorker(queueConfig(app.batches.prefix), {
     db: app.database.db,
     logger: createLogger('silent'),
     connection: app.batches.connection,
-    prefix: app.batches.prefix,
   });
   await started.worker.waitUntilReady();
   return started;

@@ -109,7 +109,12 @@ describe('what a delivery carries', () => {
     const { accountId, receiver } = await hooks.subscriber();
     const email = uniqueEmail();
     const [added] = await addManual(accountId, [email]);
-    await removeSuppressions(hooks.database.db, accountId, { emails: [email] }, null);
+    await removeSuppressions(
+      hooks.database.db,
+      accountId,
+      { emails: [email] },
+      { keyId: null, force: false, reason: null },
+    );
 
     await acceptedCount(receiver, 2);
     const payloads = receiver.accepted().map((delivery) => (delivery.verified as { payload: unknown }).payload);
@@ -207,7 +212,12 @@ describe('which changes are announced', () => {
     const { accountId, receiver } = await hooks.subscriber(['suppression.removed']);
     const email = uniqueEmail();
     await addManual(accountId, [email]);
-    await removeSuppressions(hooks.database.db, accountId, { emails: [email] }, null);
+    await removeSuppressions(
+      hooks.database.db,
+      accountId,
+      { emails: [email] },
+      { keyId: null, force: false, reason: null },
+    );
 
     await acceptedCount(receiver, 1);
     await sleep(300);

@@ -14,6 +14,7 @@ import { bounceEvent, complaintEvent } from '../support/test-events.js';
 import { createTestQueue, eventually, settled, type TestQueue } from '../support/test-queue.js';
 import { useTestApp } from '../support/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { queueConfig } from '../support/test-config.js';
 
 // Everything a deployment runs, on one database: the API, the event and batch workers, and the
 // webhook worker; the customer's side is Resend's SDK and a receiver that verifies with it.
@@ -31,24 +32,21 @@ beforeAll(async () => {
   deliveries = await createTestQueue(WEBHOOK_DELIVERIES_QUEUE);
   const logger = createLogger('silent');
   const db = app.database.db;
-  running.events = startEventWorker({
+  running.events = startEventWorker(queueConfig(app.events.prefix, { WORKER_CONCURRENCY: '20' }), {
     db,
     logger,
     connection: app.events.connection,
-    prefix: app.events.prefix,
-    concurrency: 20,
   });
-  running.batches = startBatchWorker({ db, logger, connection: app.batches.connection, prefix: app.batches.prefix });
-  running.webhooks = startWebhookWorker({
+  running.batches = startBatchWorker(queueConfig(app.batches.prefix), {
     db,
     logger,
-    connection: deliveries.connection,
-    prefix: deliveries.prefix,
-    concurrency: 10,
-    allowPrivateEndpoints: true,
-    retryDelaysMs: FAST_RETRIES,
-    dispatch: { pollMs: 20 },
+    connection: app.batches.connection,
   });
+  running.webhooks = startWebhookWorker(
+    queueConfig(deliveries.prefix, { WEBHOOK_DELIVERY_CONCURRENCY: '10', WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true' }),
+    { db, logger, connection: deliveries.connection },
+    { retryDelaysMs: FAST_RETRIES, dispatch: { pollMs: 20 } },
+  );
   events = createEventProducer({ connection: app.events.redisUrl, prefix: app.events.prefix });
   batches = createBatchProducer({ connection: app.batches.redisUrl, prefix: app.batches.prefix });
   receiver = await startWebhookReceiver();

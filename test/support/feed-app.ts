@@ -8,6 +8,7 @@ import { createLogger } from '../../src/logger.js';
 import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';
 import { newApiAccount, useTestApp, type ApiAccount, type TestApp, type TestAppOptions } from './test-app.js';
 import type { RunningServer } from '../../api/server.js';
+import { queueConfig } from './test-config.js';
 
 export interface FeedApp extends TestApp {
   /** A new account, and a feed of it for `provider`; for Postmark, the generated credentials too. */
@@ -32,12 +33,10 @@ export function useFeedApp(options: TestAppOptions = {}): FeedApp {
   const app = useTestApp({ redis: 'live', queues: true, ...options });
   let worker: EventWorker | undefined;
   beforeAll(async () => {
-    worker = startEventWorker({
+    worker = startEventWorker(queueConfig(app.events.prefix, { WORKER_CONCURRENCY: '20' }), {
       db: app.database.db,
       logger: createLogger('silent'),
       connection: app.events.connection,
-      prefix: app.events.prefix,
-      concurrency: 20,
     });
     await worker.worker.waitUntilReady();
   });

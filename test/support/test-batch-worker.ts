@@ -2,7 +2,9 @@ import { afterAll, beforeAll } from 'vitest';
 import { createBatchProducer, type BatchProducer } from '../../src/batches/batch-producer.js';
 import { createLogger } from '../../src/logger.js';
 import { BATCHES_QUEUE } from '../../src/queues.js';
-import { startBatchWorker, type BatchWorker, type BatchWorkerOptions } from '../../workers/batch-worker.js';
+import type { Metrics } from '../../src/metrics.js';
+import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.js';
+import { queueConfig } from './test-config.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { createTestQueue, type TestQueue } from './test-queue.js';
 
@@ -15,18 +17,21 @@ export interface TestBatchWorker {
 }
 
 /** For the whole test file: a database and a batches queue of its own, and the real batch worker on them. */
-export function useBatchWorker(settings: Pick<BatchWorkerOptions, 'concurrency' | 'metrics'> = {}): TestBatchWorker {
+export function useBatchWorker(settings: { concurrency?: number; metrics?: Metrics } = {}): TestBatchWorker {
   const setup = {} as { database: TestDatabase; batches: TestQueue; producer: BatchProducer; worker: BatchWorker };
   beforeAll(async () => {
     [setup.database, setup.batches] = await Promise.all([createTestDatabase(), createTestQueue(BATCHES_QUEUE)]);
     setup.producer = createBatchProducer({ connection: setup.batches.redisUrl, prefix: setup.batches.prefix });
-    setup.worker = startBatchWorker({
-      db: setup.database.db,
-      logger: createLogger('silent'),
-      connection: setup.batches.connection,
-      prefix: setup.batches.prefix,
-      ...settings,
-    });
+    setup.worker = startBatchWorker(
+      queueConfig(setup.batches.prefix),
+      {
+        db: setup.database.db,
+        logger: createLogger('silent'),
+        connection: setup.batches.connection,
+        metrics: settings.metrics,
+      },
+      settings.concurrency === undefined ? {} : { concurrency: settings.concurrency },
+    );
     await setup.worker.worker.waitUntilReady();
   });
   afterAll(async () => {

@@ -71,3 +71,8 @@ export function testDeps(settings: TestSettings): Omit<AppDeps, 'db'> {
     queueDeliveries: settings.webhooks?.queue,
   };
 }
+
+/** A worker's config on a test's own queue: `loadConfig` of its prefix and of any other variables. */
+export function queueConfig(prefix: string, env: NodeJS.ProcessEnv = {}): Config {
+  return testConfig({ env: { QUEUE_PREFIX: prefix, ...env } });
+}

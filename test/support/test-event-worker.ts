@@ -2,11 +2,18 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createEventProducer, type EventProducer } from '../../src/events/event-producer.js';
 import { createLogger } from '../../src/logger.js';
 import { EVENTS_QUEUE } from '../../src/queues.js';
-import { startEventWorker, type EventWorker, type EventWorkerOptions } from '../../workers/event-worker.js';
+import type { Metrics } from '../../src/metrics.js';
+import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';
+import { queueConfig } from './test-config.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { createTestQueue, type TestQueue } from './test-queue.js';
 
-export type EventWorkerSettings = Partial<Pick<EventWorkerOptions, 'concurrency' | 'batchDelayMs' | 'metrics'>>;
+export interface EventWorkerSettings {
+  /** WORKER_CONCURRENCY (20 unless a test says otherwise). */
+  concurrency?: number;
+  batchDelayMs?: number;
+  metrics?: Metrics;
+}
 
 export interface TestEventWorker {
   readonly database: TestDatabase;
@@ -29,15 +36,12 @@ export function useEventWorker(settings: EventWorkerSettings = {}): TestEventWor
     if (state.worker) throw new Error('useEventWorker(): stop() the running worker before starting another');
     const { database, events } = state;
     if (!database || !events) throw new Error('useEventWorker(): workers start only inside tests and hooks');
-    state.worker = startEventWorker({
-      db: database.db,
-      logger: createLogger('silent'),
-      connection: events.connection,
-      prefix: events.prefix,
-      concurrency: 20,
-      ...settings,
-      ...overrides,
-    });
+    const { concurrency = 20, batchDelayMs, metrics } = { ...settings, ...overrides };
+    state.worker = startEventWorker(
+      queueConfig(events.prefix, { WORKER_CONCURRENCY: String(concurrency) }),
+      { db: database.db, logger: createLogger('silent'), connection: events.connection, metrics },
+      batchDelayMs === undefined ? {} : { batchDelayMs },
+    );
     return state.worker;
   }
 

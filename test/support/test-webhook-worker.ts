@@ -3,14 +3,18 @@ import { createWebhook } from '../../src/webhooks/webhook-repository.js';
 import { createLogger } from '../../src/logger.js';
 import { WEBHOOK_DELIVERIES_QUEUE } from '../../src/webhooks/delivery-queue.js';
 import type { Webhook, WebhookEventType } from '../../src/webhooks/webhook.js';
-import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '../../workers/webhook-worker.js';
+import type { Metrics } from '../../src/metrics.js';
+import { startWebhookWorker, type WebhookWorker, type WebhookWorkerTuning } from '../../workers/webhook-worker.js';
 import { newAccount } from './accounts.js';
 import { FAST_RETRIES } from './fast-retries.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { queueConfig } from './test-config.js';
 import { createTestQueue, type TestQueue } from './test-queue.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
-export type WebhookWorkerSettings = Partial<Omit<WebhookWorkerOptions, 'db' | 'logger' | 'connection' | 'prefix'>>;
+export interface WebhookWorkerSettings extends WebhookWorkerTuning {
+  metrics?: Metrics;
+}
 
 export { FAST_RETRIES };
 
@@ -34,21 +38,19 @@ export function useWebhookWorker(settings: WebhookWorkerSettings = {}): TestWebh
     if (state.worker) throw new Error('useWebhookWorker(): stop() the running worker first');
     const { database, deliveries } = state;
     if (!database || !deliveries) throw new Error('useWebhookWorker(): workers start only inside tests and hooks');
-    state.worker = startWebhookWorker({
-      db: database.db,
-      logger: createLogger('silent'),
-      connection: deliveries.connection,
-      prefix: deliveries.prefix,
-      concurrency: 10,
-      allowPrivateEndpoints: true,
-      retryDelaysMs: FAST_RETRIES,
-      dispatch: { pollMs: 20 },
-      // Every worker on the queue sets how often stalled jobs are looked for; a short claim lets a
-      // test see a killed worker's job taken over in a second or two.
-      lockDurationMs: 1000,
-      ...settings,
-      ...overrides,
-    });
+    const { metrics, ...tuning } = { ...settings, ...overrides };
+    state.worker = startWebhookWorker(
+      queueConfig(deliveries.prefix, { WEBHOOK_DELIVERY_CONCURRENCY: '10', WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true' }),
+      { db: database.db, logger: createLogger('silent'), connection: deliveries.connection, metrics },
+      {
+        retryDelaysMs: FAST_RETRIES,
+        dispatch: { pollMs: 20 },
+        // Every worker on the queue sets how often stalled jobs are looked for; a short claim lets a
+        // test see a killed worker's job taken over in a second or two.
+        lockDurationMs: 1000,
+        ...tuning,
+      },
+    );
     return state.worker;
   }
 

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  byPath,
   defineFeature,
   documentPath,
   mountFeature,
@@ -55,6 +56,28 @@ const widgets = defineFeature<{ greeting: string }>('/widgets', [
     doc: doc('Delete a widget'),
     handler: () => (_req, res) => void res.status(204).end(),
   },
+  // Declared after `/:widget`, which would otherwise take `export` for a widget.
+  {
+    method: 'get',
+    path: '/export',
+    access: 'full',
+    doc: doc('Export widgets'),
+    handler: () => (_req, res) => void res.json({ exported: true }),
+  },
+  {
+    method: 'patch',
+    path: '/parts/:part',
+    access: 'full',
+    doc: doc('Change a part'),
+    handler: () => (_req, res) => void res.status(204).end(),
+  },
+  {
+    method: 'get',
+    path: '/parts/:part',
+    access: 'full',
+    doc: doc('Get a part'),
+    handler: () => (req, res) => void res.json({ part: req.params['part'] }),
+  },
 ]);
 
 let server: Server;
@@ -99,6 +122,12 @@ describe('a feature declared as endpoints', () => {
     expect(answer.headers.get('allow')).toBe('GET, DELETE');
   });
 
+  it('when a path declares its methods out of order, then the 405 still lists them GET, POST, PUT, PATCH, DELETE', async () => {
+    const answer = await fetch(`${base}/widgets/parts/p1`, { method: 'PUT' });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('GET, PATCH');
+  });
+
   it('when a sending key asks, then only the endpoints declared sending admit it', () => {
     const sending = sendingAccessOf(widgets);
     const request = (method: string, path: string) => ({ method, path }) as Request;
@@ -116,7 +145,23 @@ describe('a feature declared as endpoints', () => {
       { method: 'post', path: '/widgets/check', security: [{ bearerAuth: [] }], summary: 'Check widgets' },
       { method: 'get', path: '/widgets/{widget}', security: [{ bearerAuth: [] }], summary: 'Get a widget' },
       { method: 'delete', path: '/widgets/{widget}', security: [{ bearerAuth: [] }], summary: 'Delete a widget' },
+      { method: 'get', path: '/widgets/export', security: [{ bearerAuth: [] }], summary: 'Export widgets' },
+      { method: 'patch', path: '/widgets/parts/{part}', security: [{ bearerAuth: [] }], summary: 'Change a part' },
+      { method: 'get', path: '/widgets/parts/{part}', security: [{ bearerAuth: [] }], summary: 'Get a part' },
     ]);
+  });
+
+  it('when a literal path is declared after a parameter that would match it, then the literal path still answers', async () => {
+    const exported = await fetch(`${base}/widgets/export`);
+    expect(await exported.json()).toEqual({ exported: true });
+    const part = await fetch(`${base}/widgets/parts/p1`);
+    expect(await part.json()).toEqual({ part: 'p1' });
+    const widget = await fetch(`${base}/widgets/parts`);
+    expect(await widget.json()).toEqual({ widget: 'parts', seen: 'before' });
+  });
+
+  it('when routes are mounted, then paths whose first parameter comes later are tried first, the rest as declared', () => {
+    expect([...byPath(widgets.endpoints).keys()]).toEqual(['/', '/check', '/export', '/parts/:part', '/:widget']);
   });
 
   it('when a path has parameters, then the document writes them in braces', () => {

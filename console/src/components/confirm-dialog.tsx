@@ -7,6 +7,8 @@ export interface ConfirmDialogProps {
   confirmLabel: string;
   /** While the confirmed action runs: both buttons wait. */
   busy?: boolean;
+  /** While what the action needs is missing: the confirm button waits. */
+  incomplete?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -15,7 +17,15 @@ export interface ConfirmDialogProps {
  * A modal `<dialog>`: the rest of the page is inert while it is open, Escape cancels, and focus
  * starts on Cancel (the harmless choice) and returns to the button that opened it when it closes.
  */
-export function ConfirmDialog({ title, children, confirmLabel, busy, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  busy,
+  incomplete,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
 
@@ -48,7 +58,7 @@ export function ConfirmDialog({ title, children, confirmLabel, busy, onConfirm, 
         <button type="button" ref={cancel} class="button" disabled={busy} onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" class="button button-danger" disabled={busy} onClick={onConfirm}>
+        <button type="button" class="button button-danger" disabled={busy || incomplete} onClick={onConfirm}>
           {busy ? 'Working…' : confirmLabel}
         </button>
       </div>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { API, ApiError, messageOf, request, type AuditRecordPage, type Suppression } from '../api.js';
+import { ComplaintReason } from '../components/complaint-reason.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorMessage, Loading } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
@@ -42,6 +43,7 @@ export function EntryPage({ id }: { id: string }) {
   const [state, setState] = useState<EntryState>({ loading: true, entry: null, history: null, error: null });
   const [confirming, setConfirming] = useState(false);
   const [removing, setRemoving] = useState(false);
+  const [reason, setReason] = useState('');
 
   useEffect(() => {
     let current = true;
@@ -64,7 +66,9 @@ export function EntryPage({ id }: { id: string }) {
   async function remove(entry: Suppression): Promise<void> {
     setRemoving(true);
     try {
-      await request('DELETE', `${API}/${encodeURIComponent(entry.id)}`);
+      // The service refuses to remove a complaint's entry without force and a reason.
+      const force = entry.origin === 'complaint' ? `?force=true&reason=${encodeURIComponent(reason.trim())}` : '';
+      await request('DELETE', `${API}/${encodeURIComponent(entry.id)}${force}`);
       setFlash(`Removed ${entry.email} from the list.`);
       setConfirming(false);
       navigate('/');
@@ -135,10 +139,12 @@ export function EntryPage({ id }: { id: string }) {
           title={`Remove ${entry.email}?`}
           confirmLabel="Remove"
           busy={removing}
+          incomplete={entry.origin === 'complaint' && reason.trim() === ''}
           onCancel={() => setConfirming(false)}
           onConfirm={() => void remove(entry)}
         >
           <p>The address will leave the suppression list and may be mailed again. Its history is kept.</p>
+          {entry.origin === 'complaint' && <ComplaintReason count={1} total={1} value={reason} onInput={setReason} />}
         </ConfirmDialog>
       )}
     </>

@@ -73,6 +73,7 @@ function Details({ record }: { record: AuditRecord }) {
     return (
       <>
         By API key <span class="mono">{record.removed_by_key_id}</span>
+        {record.reason && <>: “{record.reason}”</>}
       </>
     );
   }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { API, messageOf, ORIGINS, request, type SuppressionPage } from '../api.js';
+import { ComplaintReason } from '../components/complaint-reason.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorMessage, Loading, StatusMessage } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
@@ -41,6 +42,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
   const [removing, setRemoving] = useState(false);
+  const [reason, setReason] = useState('');
   const [status, setStatus] = useState<string | null>(() => takeFlash());
   const [reloads, setReloads] = useState(0);
 
@@ -76,7 +78,12 @@ export function ListPage({ query }: { query: URLSearchParams }) {
   async function removeSelected(): Promise<void> {
     setRemoving(true);
     try {
-      const removed = await request<{ data: unknown[] }>('POST', `${API}/batch/remove`, { ids: [...selected] });
+      // The service refuses to remove complaints' entries without force and a reason.
+      const force = complaintsSelected > 0 ? { force: true, reason: reason.trim() } : {};
+      const removed = await request<{ data: unknown[] }>('POST', `${API}/batch/remove`, {
+        ids: [...selected],
+        ...force,
+      });
       setStatus(`Removed ${addresses(removed.data.length)} from the list.`);
       setConfirming(false);
       setReloads((count) => count + 1);
@@ -89,6 +96,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
   }
 
   const entries = list.page?.data ?? [];
+  const complaintsSelected = entries.filter((entry) => selected.has(entry.id) && entry.origin === 'complaint').length;
   const filtered = q !== '' || origin !== '';
   // Keyset pages: `after` walks to older entries, `before` to newer ones; `has_more` speaks of the
   // direction of travel, and the way back is always open once a cursor was followed.
@@ -255,12 +263,16 @@ export function ListPage({ query }: { query: URLSearchParams }) {
           title={`Remove ${addresses(selected.size)}?`}
           confirmLabel="Remove"
           busy={removing}
+          incomplete={complaintsSelected > 0 && reason.trim() === ''}
           onCancel={() => setConfirming(false)}
           onConfirm={() => void removeSelected()}
         >
           <p>
             {addresses(selected.size)} will leave the suppression list and may be mailed again. Their history is kept.
           </p>
+          {complaintsSelected > 0 && (
+            <ComplaintReason count={complaintsSelected} total={selected.size} value={reason} onInput={setReason} />
+          )}
         </ConfirmDialog>
       )}
     </>

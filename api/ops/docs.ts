@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import express, { Router, type RequestHandler } from 'express';
-import { methodNotAllowed } from '../http/errors.js';
-import { namedRoute } from '../http/route-pattern.js';
-import { openApiDocument } from '../openapi/document.js';
+import express, { type RequestHandler } from 'express';
+import type { Endpoint } from '../http/endpoints.js';
+import { errorResponses, JSON_TYPE } from '../openapi/responses.js';
+import type { OpsDeps } from './deps.js';
 
 /** swagger-ui-dist's files, served from node_modules: the page makes no request to any other host. */
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -63,7 +63,7 @@ const DOCS_CSP = [
 const staticAssets = express.static(SWAGGER_UI_DIR, { index: false, fallthrough: true, maxAge: '1h' });
 
 /** `/docs/*`: the initializer and a fixed list of swagger-ui-dist files; anything else falls through to 404. */
-const docsAssets: RequestHandler = (req, res, next) => {
+export const docsAssets: RequestHandler = (req, res, next) => {
   if (req.method !== 'GET' && req.method !== 'HEAD') return next();
   if (req.path === '/swagger-initializer.js') {
     res.type('text/javascript').send(INITIALIZER);
@@ -73,21 +73,41 @@ const docsAssets: RequestHandler = (req, res, next) => {
   staticAssets(req, res, next);
 };
 
-/** `GET /openapi.json` and `GET /docs`: public, no API key. */
-export function docsRouter(): Router {
-  const router = Router();
-  namedRoute(router, '', '/openapi.json')
-    .get((_req, res) => {
-      res.json(openApiDocument());
-    })
-    .all(methodNotAllowed('GET'));
-  namedRoute(router, '', '/docs')
-    .get((_req, res) => {
-      // Same-origin only, and no upgrade-insecure-requests (which would break the assets over plain HTTP).
-      res.set('Content-Security-Policy', DOCS_CSP);
-      res.type('html').send(DOCS_PAGE);
-    })
-    .all(methodNotAllowed('GET'));
-  router.use('/docs', docsAssets);
-  return router;
-}
+export const openApiEndpoint: Endpoint<OpsDeps> = {
+  method: 'get',
+  path: '/openapi.json',
+  access: 'public',
+  doc: {
+    operationId: 'openapi',
+    tags: ['Operations'],
+    summary: 'This OpenAPI 3.1 document',
+    responses: {
+      200: { description: 'The document.', content: { [JSON_TYPE]: { schema: { type: 'object' } } } },
+      ...errorResponses('method_not_allowed'),
+    },
+  },
+  handler:
+    ({ document }) =>
+    (_req, res) => {
+      res.json(document());
+    },
+};
+
+export const docsEndpoint: Endpoint<OpsDeps> = {
+  method: 'get',
+  path: '/docs',
+  access: 'public',
+  doc: {
+    operationId: 'docs',
+    tags: ['Operations'],
+    summary: 'Readable API reference (Swagger UI, served locally)',
+    responses: {
+      200: { description: 'HTML page.', content: { 'text/html': { schema: { type: 'string' } } } },
+    },
+  },
+  handler: () => (_req, res) => {
+    // Same-origin only, and no upgrade-insecure-requests (which would break the assets over plain HTTP).
+    res.set('Content-Security-Policy', DOCS_CSP);
+    res.type('html').send(DOCS_PAGE);
+  },
+};

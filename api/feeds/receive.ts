@@ -1,8 +1,22 @@
-import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import express from 'express';
 import { z } from 'zod';
 import { feedDeliverySchema } from '../../src/contract/operations.js';
+import type { Database } from '../../src/db/database.js';
+import { AppError } from '../../src/errors.js';
+import { findFeed } from '../../src/feeds/feed-repository.js';
+import type { FeedReceiver, FeedSink } from '../../src/feeds/receive-feed.js';
+import { pathParameter, type Endpoint } from '../http/endpoints.js';
 import { exampleFeedBodies } from '../openapi/examples.js';
 import { errorResponses, JSON_TYPE } from '../openapi/responses.js';
+
+/** What `POST /feeds/{feed_id}` talks to. */
+export interface FeedsDeps {
+  db: Database;
+  receiver: FeedReceiver;
+  sink: FeedSink;
+  /** The largest body read; a larger one answers 413. */
+  bodyLimit: string;
+}
 
 /** A provider's payload: an object (SNS, Postmark, Mailgun, Resend) or an array of events (SendGrid). */
 const feedBodySchema = z
@@ -15,17 +29,22 @@ const feedParamsSchema = z.object({
     .meta({ description: 'The feed id `feeds create` printed.', example: 'feed_3q2mXv8bLkP0cT7yWn1sRfUaHdE4jG6o' }),
 });
 
-/** `POST /feeds/{feed_id}`: the route reads the raw body itself, so these schemas only document it. */
-export const feedRoutes: RouteConfig[] = [
-  {
-    method: 'post',
-    path: '/feeds/{feed_id}',
+/**
+ * A provider's webhook. No API key: the provider's own signature or credentials authenticate it,
+ * over the raw bytes, which the endpoint reads itself (the schemas only document them). The answer
+ * is 2xx only once Redis holds every event of the request, so a provider retries anything that is
+ * not queued.
+ */
+export const receiveFeedEndpoint: Endpoint<FeedsDeps> = {
+  method: 'post',
+  path: '/:feed_id',
+  access: 'public',
+  doc: {
     operationId: 'receiveFeed',
     tags: ['Feeds'],
     summary: 'A provider’s bounce and complaint webhook',
     description:
       'Where SES (through SNS), SendGrid, Postmark, Mailgun or Resend posts its events, as that provider sends them. No API key: the provider’s own signature or credentials authenticate the request. Answered 200 only once every bounce and complaint of the request is queued; anything else is retried by the provider.',
-    security: [],
     request: {
       params: feedParamsSchema,
       body: {
@@ -53,4 +72,15 @@ export const feedRoutes: RouteConfig[] = [
       ),
     },
   },
-];
+  handler: ({ db, receiver, sink, bodyLimit }) => [
+    express.raw({ type: () => true, limit: bodyLimit }),
+    async (req, res) => {
+      const feed = await findFeed(db, pathParameter(req, 'feed_id'));
+      if (!feed) throw new AppError('not_found', 'Feed not found.');
+      res.locals.feedProvider = feed.provider;
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const delivery = await receiver.receive(feed, { headers: req.headers, body }, sink);
+      res.json({ object: 'feed_delivery', ...delivery });
+    },
+  ],
+};

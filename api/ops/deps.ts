@@ -1,0 +1,21 @@
+import type { Queue } from 'bullmq';
+import type { Database } from '../../src/db/database.js';
+import type { Metrics } from '../../src/metrics.js';
+import type { RedisClient } from '../../src/redis.js';
+import type { OpenApiDocument } from '../openapi/document.js';
+
+/** What the operations endpoints talk to. */
+export interface OpsDeps {
+  db: Database;
+  metrics: Metrics;
+  /** Answers PING for `/ready`; without it readiness checks the database only. */
+  redis?: RedisClient | undefined;
+  /** Both queues: shown in the dashboard. */
+  queues?: readonly Queue[] | undefined;
+  /** When set, `/metrics` requires `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string | undefined;
+  /** When set, the dashboard is served at /admin/queues behind this token; unset, the path is 404. */
+  adminToken?: string | undefined;
+  /** The reference served at `/openapi.json`, passed in: the document collects this feature too. */
+  document: () => OpenApiDocument;
+}

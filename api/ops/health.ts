@@ -1,0 +1,81 @@
+import { healthSchema, readinessSchema, type Readiness } from '../../src/contract/operations.js';
+import type { Endpoint } from '../http/endpoints.js';
+import { errorResponses, JSON_TYPE } from '../openapi/responses.js';
+import type { OpsDeps } from './deps.js';
+
+const READY_CHECK_TIMEOUT_MS = 1000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function check(probe: () => Promise<unknown>): Promise<'ok' | 'failed'> {
+  try {
+    await withTimeout(probe(), READY_CHECK_TIMEOUT_MS);
+    return 'ok';
+  } catch {
+    return 'failed';
+  }
+}
+
+export const healthEndpoint: Endpoint<OpsDeps> = {
+  method: 'get',
+  path: '/health',
+  access: 'public',
+  doc: {
+    operationId: 'health',
+    tags: ['Operations'],
+    summary: 'Liveness: the process is up',
+    responses: {
+      200: { description: 'Up.', content: { [JSON_TYPE]: { schema: healthSchema, example: { status: 'ok' } } } },
+      ...errorResponses('method_not_allowed'),
+    },
+  },
+  handler: () => (_req, res) => {
+    res.json({ status: 'ok' });
+  },
+};
+
+export const readyEndpoint: Endpoint<OpsDeps> = {
+  method: 'get',
+  path: '/ready',
+  access: 'public',
+  doc: {
+    operationId: 'ready',
+    tags: ['Operations'],
+    summary: 'Readiness: PostgreSQL and Redis answer',
+    responses: {
+      200: {
+        description: 'Ready.',
+        content: {
+          [JSON_TYPE]: { schema: readinessSchema, example: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } },
+        },
+      },
+      503: {
+        description: 'A dependency does not answer; `checks` says which.',
+        content: {
+          [JSON_TYPE]: {
+            schema: readinessSchema,
+            example: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } },
+          },
+        },
+      },
+      ...errorResponses('method_not_allowed'),
+    },
+  },
+  handler:
+    ({ db, redis }) =>
+    async (_req, res) => {
+      const [database, redisCheck] = await Promise.all([
+        check(() => db.ping()),
+        redis ? check(() => redis.ping()) : Promise.resolve(undefined),
+      ]);
+      const checks = redisCheck === undefined ? { database } : { database, redis: redisCheck };
+      const ready = Object.values(checks).every((value) => value === 'ok');
+      res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks } satisfies Readiness);
+    },
+};

@@ -1,0 +1,44 @@
+import type { Endpoint } from '../http/endpoints.js';
+import { errorResponses } from '../openapi/responses.js';
+import type { OpsDeps } from './deps.js';
+import { bearerToken, sameSecret, unauthorized } from './tokens.js';
+
+/** Public unless the operator sets METRICS_TOKEN, which the document shows as an optional scheme. */
+export const metricsEndpoint: Endpoint<OpsDeps> = {
+  method: 'get',
+  path: '/metrics',
+  access: 'public',
+  doc: {
+    operationId: 'metrics',
+    tags: ['Operations'],
+    summary: 'Prometheus metrics',
+    description:
+      'Request durations, events and batch entries by outcome, queue depths, pool usage, rate-limit rejections.',
+    security: [{}, { metricsToken: [] }],
+    responses: {
+      200: {
+        description: 'Prometheus text exposition format.',
+        content: {
+          'text/plain': {
+            schema: { type: 'string' },
+            example:
+              'http_request_duration_seconds_bucket{le="0.005",method="GET",route="/suppressions",status="200"} 42\n',
+          },
+        },
+      },
+      ...errorResponses('unauthorized', 'method_not_allowed'),
+    },
+  },
+  handler:
+    ({ metrics, metricsToken }) =>
+    async (req, res) => {
+      if (metricsToken !== undefined) {
+        const given = bearerToken(req);
+        if (given === undefined || !sameSecret(given, metricsToken)) {
+          throw unauthorized('metrics endpoint', '`Authorization: Bearer <METRICS_TOKEN>`');
+        }
+      }
+      const body = await metrics.registry.metrics();
+      res.set('Content-Type', metrics.registry.contentType).send(body);
+    },
+};

@@ -1,0 +1,136 @@
+import { MAX_BATCH_ITEMS } from '../../src/contract/limits.js';
+import {
+  batchAddResultSchema,
+  batchRemoveResultSchema,
+  type BatchAddResult,
+  type BatchRemoveResult,
+} from '../../src/contract/suppression.js';
+import { newId } from '../../src/domain/ids.js';
+import { addSuppressions, removeSuppressions } from '../../src/suppressions/suppression-repository.js';
+import { accountOf, callerOf } from '../http/authenticate.js';
+import type { Endpoint } from '../http/endpoints.js';
+import { parseInput } from '../http/validation.js';
+import { exampleIds } from '../openapi/examples.js';
+import { idempotencyHeaders, rateLimitHeaders } from '../openapi/headers.js';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
+import type { SuppressionsDeps } from './deps.js';
+import { batchAddBodySchema, batchRemoveBodySchema } from './schemas.js';
+import { removedOrRefused, requireEmails } from './targets.js';
+
+export const batchAddEndpoint: Endpoint<SuppressionsDeps> = {
+  method: 'post',
+  path: '/batch/add',
+  access: 'full',
+  doc: {
+    operationId: 'addSuppressionsBatch',
+    tags: ['Suppressions'],
+    summary: `Add 1 to ${MAX_BATCH_ITEMS} addresses`,
+    description:
+      'Addresses are normalised and collapsed; one invalid address rejects the whole request (422) and nothing is written.',
+    request: {
+      headers: idempotencyHeaders,
+      body: {
+        required: true,
+        content: {
+          [JSON_TYPE]: {
+            schema: batchAddBodySchema,
+            example: { emails: ['bounced@example.com', 'Unsubscribed@Example.org'] },
+          },
+        },
+      },
+    },
+    responses: {
+      201: {
+        description: 'One entry per distinct address, in first-seen order; existing entries keep their id.',
+        headers: rateLimitHeaders,
+        content: {
+          [JSON_TYPE]: {
+            schema: batchAddResultSchema,
+            example: {
+              data: [
+                { object: 'suppression', id: exampleIds[0] },
+                { object: 'suppression', id: exampleIds[1] },
+              ],
+            },
+          },
+        },
+      },
+      ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
+    },
+  },
+  handler:
+    ({ db }) =>
+    async (req, res) => {
+      const body = parseInput(batchAddBodySchema, req.body);
+      const emails = requireEmails(body.emails, 'emails');
+      const added = await addSuppressions(
+        db,
+        accountOf(res),
+        emails.map((email) => ({ id: newId(), email, origin: 'manual' as const, sourceId: null })),
+      );
+      res.status(201).json({ data: added.map(({ id }) => ({ object: 'suppression', id })) } satisfies BatchAddResult);
+    },
+};
+
+export const batchRemoveEndpoint: Endpoint<SuppressionsDeps> = {
+  method: 'post',
+  path: '/batch/remove',
+  access: 'full',
+  doc: {
+    operationId: 'removeSuppressionsBatch',
+    tags: ['Suppressions'],
+    summary: `Remove 1 to ${MAX_BATCH_ITEMS} suppressions by email or by id`,
+    description:
+      'Send either `emails` or `ids`, not both. Entries that match nothing are left out of `data`. If any entry was put on the list by a complaint, nothing is removed and the answer is 409 `complaint_protected` naming those entries, unless the body says `force: true` with a `reason`. A `reason` given is kept in each removed entry’s history.',
+    request: {
+      headers: idempotencyHeaders,
+      body: {
+        required: true,
+        content: {
+          [JSON_TYPE]: {
+            schema: batchRemoveBodySchema,
+            examples: {
+              byEmail: {
+                summary: 'By email address',
+                value: { emails: ['bounced@example.com', 'unsubscribed@example.org'] },
+              },
+              byId: { summary: 'By id', value: { ids: [exampleIds[0], exampleIds[2]] } },
+            },
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: 'One entry per removed suppression.',
+        headers: rateLimitHeaders,
+        content: {
+          [JSON_TYPE]: {
+            schema: batchRemoveResultSchema,
+            example: { data: [{ object: 'suppression', id: exampleIds[0], deleted: true }] },
+          },
+        },
+      },
+      ...errorResponses('complaint_protected', ...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
+    },
+  },
+  handler:
+    ({ db }) =>
+    async (req, res) => {
+      const body = parseInput(batchRemoveBodySchema, req.body);
+      const { accountId, keyId } = callerOf(res);
+      const target = body.ids
+        ? { ids: [...new Set(body.ids)] }
+        : { emails: requireEmails(body.emails ?? [], 'emails') };
+      const removed = removedOrRefused(
+        await removeSuppressions(db, accountId, target, {
+          keyId,
+          force: body.force ?? false,
+          reason: body.reason ?? null,
+        }),
+      );
+      res.json({
+        data: removed.map((id) => ({ object: 'suppression', id, deleted: true })),
+      } satisfies BatchRemoveResult);
+    },
+};

@@ -1,0 +1,14 @@
+import type { BatchProducer } from '../../src/batches/batch-producer.js';
+import type { Database } from '../../src/db/database.js';
+import type { Logger } from '../../src/logger.js';
+import type { SuppressionLookups } from '../../src/suppressions/suppression-lookups.js';
+
+/** What the `/suppressions` endpoints talk to. */
+export interface SuppressionsDeps {
+  db: Database;
+  logger: Logger;
+  /** Made once per mounted router: concurrent lookups of one tick share one query per account. */
+  lookups: SuppressionLookups;
+  /** Queues the batch jobs of imports (and looks them up); without it, imports answer 503. */
+  imports?: Pick<BatchProducer, 'add' | 'outcome'> | undefined;
+}

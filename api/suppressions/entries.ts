@@ -1,0 +1,187 @@
+import {
+  removalResultSchema,
+  suppressionListSchema,
+  suppressionRefSchema,
+  suppressionSchema,
+  type RemovalResult,
+  type SuppressionPage,
+  type SuppressionRef,
+  type SuppressionResource,
+} from '../../src/contract/suppression.js';
+import { newId } from '../../src/domain/ids.js';
+import { AppError } from '../../src/errors.js';
+import { toResource } from '../../src/suppressions/suppression.js';
+import {
+  addSuppressions,
+  listSuppressions,
+  removeSuppressions,
+} from '../../src/suppressions/suppression-repository.js';
+import { accountOf, callerOf } from '../http/authenticate.js';
+import type { Endpoint } from '../http/endpoints.js';
+import { parseInput } from '../http/validation.js';
+import { exampleIds, exampleManualSuppression, exampleSuppression } from '../openapi/examples.js';
+import { idempotencyHeaders, rateLimitHeaders } from '../openapi/headers.js';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
+import type { SuppressionsDeps } from './deps.js';
+import { addBodySchema, listQuerySchema, removalQuerySchema, suppressionParamsSchema } from './schemas.js';
+import { pathTarget, removedOrRefused, requireEmail } from './targets.js';
+
+const tags = ['Suppressions'];
+
+export const listSuppressionsEndpoint: Endpoint<SuppressionsDeps> = {
+  method: 'get',
+  path: '/',
+  access: 'full',
+  doc: {
+    operationId: 'listSuppressions',
+    tags,
+    summary: 'List suppressions',
+    description:
+      'Newest first. `after` pages towards older entries, `before` towards newer ones; the cursor entry is excluded. The filters (`origin`, `email`, `domain`, `created_after`, `created_before`) combine with each other and with the cursors.',
+    request: { query: listQuerySchema },
+    responses: {
+      200: {
+        description: 'A page of suppressions.',
+        headers: rateLimitHeaders,
+        content: {
+          [JSON_TYPE]: {
+            schema: suppressionListSchema,
+            example: { object: 'list', has_more: true, data: [exampleManualSuppression, exampleSuppression] },
+          },
+        },
+      },
+      ...errorResponses(...AUTHENTICATED_ERRORS),
+    },
+  },
+  handler:
+    ({ db }) =>
+    async (req, res) => {
+      const { created_after, created_before, ...query } = parseInput(listQuerySchema, req.query);
+      const page = await listSuppressions(db, {
+        accountId: accountOf(res),
+        ...query,
+        createdAfter: created_after,
+        createdBefore: created_before,
+      });
+      res.json({
+        object: 'list',
+        has_more: page.hasMore,
+        data: page.entries.map(toResource),
+      } satisfies SuppressionPage);
+    },
+};
+
+export const addSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
+  method: 'post',
+  path: '/',
+  access: 'full',
+  doc: {
+    operationId: 'addSuppression',
+    tags,
+    summary: 'Add one suppression',
+    description: 'An address already on the list keeps its entry; its id is returned.',
+    request: {
+      headers: idempotencyHeaders,
+      body: {
+        required: true,
+        content: { [JSON_TYPE]: { schema: addBodySchema, example: { email: 'Unsubscribed@Example.org' } } },
+      },
+    },
+    responses: {
+      201: {
+        description: 'The suppression (new or already present).',
+        headers: rateLimitHeaders,
+        content: {
+          [JSON_TYPE]: { schema: suppressionRefSchema, example: { object: 'suppression', id: exampleIds[1] } },
+        },
+      },
+      ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
+    },
+  },
+  handler:
+    ({ db }) =>
+    async (req, res) => {
+      const body = parseInput(addBodySchema, req.body);
+      const email = requireEmail(body.email, 'email');
+      const [added] = await addSuppressions(db, accountOf(res), [
+        { id: newId(), email, origin: 'manual', sourceId: null },
+      ]);
+      // One entry in, one out: the statement answers for every address it is given.
+      if (!added) throw new AppError('service_unavailable');
+      res.status(201).json({ object: 'suppression', id: added.id } satisfies SuppressionRef);
+    },
+};
+
+/** Lookups are by far the most frequent request: one batched query per account and tick. */
+export const getSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
+  method: 'get',
+  path: '/:suppression',
+  access: 'full',
+  doc: {
+    operationId: 'getSuppression',
+    tags,
+    summary: 'Retrieve a suppression by id or email address',
+    request: { params: suppressionParamsSchema },
+    responses: {
+      200: {
+        description: 'The suppression.',
+        headers: rateLimitHeaders,
+        content: { [JSON_TYPE]: { schema: suppressionSchema, example: exampleSuppression } },
+      },
+      ...errorResponses('not_found', ...AUTHENTICATED_ERRORS),
+    },
+  },
+  handler:
+    ({ lookups }) =>
+    async (req, res) => {
+      const target = pathTarget(req);
+      const accountId = accountOf(res);
+      const found =
+        'id' in target ? await lookups.byId(accountId, target.id) : await lookups.byEmail(accountId, target.email);
+      if (!found) throw new AppError('not_found');
+      res.json(toResource(found) satisfies SuppressionResource);
+    },
+};
+
+export const removeSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
+  method: 'delete',
+  path: '/:suppression',
+  access: 'full',
+  doc: {
+    operationId: 'removeSuppression',
+    tags,
+    summary: 'Remove a suppression by id or email address',
+    description:
+      'An entry a complaint put on the list is removed only with `force=true` and a `reason` (409 `complaint_protected` otherwise): a complaint is the one entry a sender must not undo lightly. A `reason` may be given for any removal; it is kept in the entry’s history.',
+    request: { params: suppressionParamsSchema, query: removalQuerySchema },
+    responses: {
+      200: {
+        description: 'The suppression was removed.',
+        headers: rateLimitHeaders,
+        content: {
+          [JSON_TYPE]: {
+            schema: removalResultSchema,
+            example: { object: 'suppression', id: exampleIds[0], deleted: true },
+          },
+        },
+      },
+      ...errorResponses('not_found', 'complaint_protected', ...AUTHENTICATED_ERRORS),
+    },
+  },
+  handler:
+    ({ db }) =>
+    async (req, res) => {
+      const target = pathTarget(req);
+      const query = parseInput(removalQuerySchema, req.query);
+      const { accountId, keyId } = callerOf(res);
+      const removal = await removeSuppressions(
+        db,
+        accountId,
+        'id' in target ? { ids: [target.id] } : { emails: [target.email] },
+        { keyId, force: query.force ?? false, reason: query.reason ?? null },
+      );
+      const [id] = removedOrRefused(removal);
+      if (id === undefined) throw new AppError('not_found');
+      res.json({ object: 'suppression', id, deleted: true } satisfies RemovalResult);
+    },
+};
