@@ -28,6 +28,7 @@ export type { RedisClient, RedisEndpoint, RedisNode } from './redis.js';
 export {
   createSuppressionClient,
   MAX_ADDRESSES_PER_REQUEST,
+  type CheckOptions,
   type SuppressionClient,
   type SuppressionClientOptions,
 } from './client/suppression-client.js';

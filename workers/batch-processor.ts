@@ -99,7 +99,13 @@ async function processAdd(db: Database, job: Job): Promise<BatchResult> {
     const added = await addSuppressions(
       db,
       batch.account_id,
-      chunk.map((email) => ({ id: newId(), email, origin: batch.origin, sourceId: batch.source_id })),
+      chunk.map((email) => ({
+        id: newId(),
+        email,
+        origin: batch.origin,
+        sourceId: batch.source_id,
+        scope: batch.scope,
+      })),
     );
     const created = added.filter((entry) => entry.created).length;
     result.added += created;
@@ -125,7 +131,7 @@ async function removeUnprotected(
   const options = { keyId: null, force: batch.force, reason: batch.reason ?? null };
   let pending = chunk;
   for (;;) {
-    const target = batch.ids ? { ids: pending } : { emails: pending };
+    const target = batch.ids ? { ids: pending } : { emails: pending, scope: batch.scope };
     const removal = await removeSuppressions(db, batch.account_id, target, options);
     if ('removed' in removal) {
       result.not_found += pending.length - removal.removed.length;

@@ -14,6 +14,7 @@ export const exampleSuppression = {
   email: 'bounced@example.com',
   origin: 'bounce',
   source_id: '019ceba9-0a44-7d3e-b8c1-3f2e8a9d6b10',
+  scope: null,
   created_at: '2026-03-14T09:26:53.589Z',
 } as const;
 
@@ -23,6 +24,7 @@ export const exampleManualSuppression = {
   email: 'unsubscribed@example.org',
   origin: 'manual',
   source_id: null,
+  scope: 'newsletter-weekly',
   created_at: '2026-03-14T09:26:54.589Z',
 } as const;
 
@@ -34,6 +36,7 @@ export const exampleHistory = [
     type: 'removal',
     outcome: 'removed',
     email: 'bounced@example.com',
+    scope: null,
     source_id: null,
     bounce: null,
     complaint: null,
@@ -51,6 +54,7 @@ export const exampleHistory = [
     type: 'bounce',
     outcome: 'suppressed',
     email: 'bounced@example.com',
+    scope: null,
     source_id: exampleSuppression.source_id,
     bounce: {
       type: 'permanent',

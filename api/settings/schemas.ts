@@ -1,12 +1,23 @@
 import { z } from 'zod';
 import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES, DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
 import { ORIGINS } from '../../src/suppressions/suppression.js';
-import { EXPIRE_AFTER_DAYS, SOFT_BOUNCE_THRESHOLD, SOFT_BOUNCE_WINDOW_DAYS } from '../../src/policy/settings.js';
+import {
+  COMPLAINT_SCOPES,
+  EXPIRE_AFTER_DAYS,
+  SOFT_BOUNCE_THRESHOLD,
+  SOFT_BOUNCE_WINDOW_DAYS,
+} from '../../src/policy/settings.js';
 
 // Messages are predicates: parseInput puts the field's name in front of them. Every way a value can
 // be wrong (a string, a fraction, out of range) gets the same sentence, which states the whole rule.
 
-const SETTINGS = ['bounce_actions', 'soft_bounce_threshold', 'soft_bounce_window_days', 'expire_after_days'] as const;
+const SETTINGS = [
+  'bounce_actions',
+  'soft_bounce_threshold',
+  'soft_bounce_window_days',
+  'expire_after_days',
+  'complaint_scope',
+] as const;
 
 /** Unknown keys are echoed back, but only so much of them: a body may hold any number, of any length. */
 const SHOWN_KEYS = 3;
@@ -111,6 +122,14 @@ export const updateSettingsBodySchema = z
         example: 7,
       }),
       expire_after_days: expireAfterDays.optional(),
+      complaint_scope: z
+        .enum(COMPLAINT_SCOPES, { error: `must be one of ${listed(COMPLAINT_SCOPES, 'or')}.` })
+        .optional()
+        .meta({
+          description:
+            'Where a complaint about a message sent in a named scope puts the address: `message` (that scope) or `global` (the whole account).',
+          example: 'global',
+        }),
     },
     strictErrors(
       'The request body must be a JSON object.',

@@ -22,6 +22,7 @@ const changed = {
   soft_bounce_threshold: 3,
   soft_bounce_window_days: 7,
   expire_after_days: { bounce: 30, complaint: null, manual: null },
+  complaint_scope: 'message',
 };
 
 const answer = (description: string, example: unknown) => jsonAnswer(description, settingsSchema, example);

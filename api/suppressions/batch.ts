@@ -66,7 +66,13 @@ export const batchAddEndpoint: Endpoint<SuppressionsDeps> = {
       const added = await addSuppressions(
         db,
         accountOf(res),
-        emails.map((email) => ({ id: newId(), email, origin: 'manual' as const, sourceId: null })),
+        emails.map((email) => ({
+          id: newId(),
+          email,
+          origin: 'manual' as const,
+          sourceId: null,
+          scope: body.scope ?? null,
+        })),
       );
       res.status(201).json({ data: added.map(({ id }) => ({ object: 'suppression', id })) } satisfies BatchAddResult);
     },
@@ -121,7 +127,7 @@ export const batchRemoveEndpoint: Endpoint<SuppressionsDeps> = {
       const { accountId, keyId } = callerOf(res);
       const target = body.ids
         ? { ids: [...new Set(body.ids)] }
-        : { emails: requireEmails(body.emails ?? [], 'emails') };
+        : { emails: requireEmails(body.emails ?? [], 'emails'), scope: body.scope ?? null };
       const removed = removedOrRefused(
         await removeSuppressions(db, accountId, target, {
           keyId,

@@ -62,7 +62,7 @@ export const checkEndpoint: Endpoint<SuppressionsDeps> = {
       const body = parseInput(checkBodySchema, req.body);
       const { valid, invalid } = partitionEmails(body.emails);
       // First-seen order in, first-seen order out: `suppressed` lists each address once, as it first appeared.
-      const found = await lookups.byEmails(accountOf(res), valid);
+      const found = await lookups.suppressing(accountOf(res), valid, body.scope ?? null);
       res.json({
         object: 'suppression_check',
         checked: valid.length,

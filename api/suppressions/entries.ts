@@ -23,7 +23,13 @@ import { exampleIds, exampleManualSuppression, exampleSuppression } from '../ope
 import { idempotencyHeaders, rateLimitHeaders } from '../openapi/headers.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
 import type { SuppressionsDeps } from './deps.js';
-import { addBodySchema, listQuerySchema, removalQuerySchema, suppressionParamsSchema } from './schemas.js';
+import {
+  addBodySchema,
+  listQuerySchema,
+  removalQuerySchema,
+  retrieveQuerySchema,
+  suppressionParamsSchema,
+} from './schemas.js';
 import { pathTarget, removedOrRefused, requireEmail } from './targets.js';
 
 const tags = ['Suppressions'];
@@ -37,7 +43,7 @@ export const listSuppressionsEndpoint: Endpoint<SuppressionsDeps> = {
     tags,
     summary: 'List suppressions',
     description:
-      'Newest first. `after` pages towards older entries, `before` towards newer ones; the cursor entry is excluded. The filters (`origin`, `email`, `domain`, `created_after`, `created_before`) combine with each other and with the cursors.',
+      'Newest first. `after` pages towards older entries, `before` towards newer ones; the cursor entry is excluded. The filters (`origin`, `scope`, `email`, `domain`, `created_after`, `created_before`) combine with each other and with the cursors. Without `scope`, the entries of every scope are listed, each showing its own.',
     request: { query: listQuerySchema },
     responses: {
       200: {
@@ -79,7 +85,8 @@ export const addSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
     operationId: 'addSuppression',
     tags,
     summary: 'Add one suppression',
-    description: 'An address already on the list keeps its entry; its id is returned.',
+    description:
+      'An address already on the list in that scope keeps its entry; its id is returned. Without `scope` the entry is for the whole account: every send to the address is stopped.',
     request: {
       headers: idempotencyHeaders,
       body: {
@@ -104,7 +111,7 @@ export const addSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
       const body = parseInput(addBodySchema, req.body);
       const email = requireEmail(body.email, 'email');
       const [added] = await addSuppressions(db, accountOf(res), [
-        { id: newId(), email, origin: 'manual', sourceId: null },
+        { id: newId(), email, origin: 'manual', sourceId: null, scope: body.scope ?? null },
       ]);
       // One entry in, one out: the statement answers for every address it is given.
       if (!added) throw new AppError('service_unavailable');
@@ -121,7 +128,9 @@ export const getSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
     operationId: 'getSuppression',
     tags,
     summary: 'Retrieve a suppression by id or email address',
-    request: { params: suppressionParamsSchema },
+    description:
+      "By address, the entry of the scope named by `scope`, else the whole account's: 404 when the address has only entries of other scopes.",
+    request: { params: suppressionParamsSchema, query: retrieveQuerySchema },
     responses: {
       200: {
         description: 'The suppression.',
@@ -135,9 +144,12 @@ export const getSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
     ({ lookups }) =>
     async (req, res) => {
       const target = pathTarget(req);
+      const { scope } = parseInput(retrieveQuerySchema, req.query);
       const accountId = accountOf(res);
       const found =
-        'id' in target ? await lookups.byId(accountId, target.id) : await lookups.byEmail(accountId, target.email);
+        'id' in target
+          ? await lookups.byId(accountId, target.id)
+          : await lookups.byEmail(accountId, target.email, scope ?? null);
       if (!found) throw new AppError('not_found');
       res.json(toResource(found) satisfies SuppressionResource);
     },
@@ -177,7 +189,7 @@ export const removeSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
       const removal = await removeSuppressions(
         db,
         accountId,
-        'id' in target ? { ids: [target.id] } : { emails: [target.email] },
+        'id' in target ? { ids: [target.id] } : { emails: [target.email], scope: query.scope ?? null },
         { keyId, force: query.force ?? false, reason: query.reason ?? null },
       );
       const [id] = removedOrRefused(removal);

@@ -33,7 +33,7 @@ export const exportEndpoint: Endpoint<SuppressionsDeps> = {
     tags: ['Suppressions'],
     summary: 'Export the list as a file',
     description:
-      'Every entry (or every entry of one origin), newest first, streamed from a database cursor in constant memory, as `Content-Disposition: attachment`. One request of the rate limit however long it runs. A failure after the first bytes cuts the connection rather than ending the body.',
+      'Every entry (or every entry of one origin, of one named scope, or both), newest first, streamed from a database cursor in constant memory, as `Content-Disposition: attachment`. One request of the rate limit however long it runs. A failure after the first bytes cuts the connection rather than ending the body.',
     request: { query: exportQuerySchema },
     responses: {
       200: {
@@ -42,7 +42,7 @@ export const exportEndpoint: Endpoint<SuppressionsDeps> = {
         content: {
           'text/csv': {
             schema: { type: 'string' },
-            example: `id,email,origin,source_id,created_at\n${exampleSuppression.id},${exampleSuppression.email},${exampleSuppression.origin},${exampleSuppression.source_id ?? ''},${exampleSuppression.created_at}\n`,
+            example: `id,email,origin,source_id,created_at,scope\n${exampleSuppression.id},${exampleSuppression.email},${exampleSuppression.origin},${exampleSuppression.source_id ?? ''},${exampleSuppression.created_at},${exampleSuppression.scope ?? ''}\n`,
           },
           'application/x-ndjson': {
             schema: { type: 'string' },
@@ -57,7 +57,7 @@ export const exportEndpoint: Endpoint<SuppressionsDeps> = {
     ({ db }) =>
     async (req, res) => {
       const query = parseInput(exportQuerySchema, req.query);
-      const entries = streamSuppressions(db, { accountId: accountOf(res), origin: query.origin });
+      const entries = streamSuppressions(db, { accountId: accountOf(res), origin: query.origin, scope: query.scope });
       // Read before anything is sent, so a database that cannot be reached still answers 503 in JSON.
       const first = await entries.next();
       // attachment() sets a type from the file name; the exact type, with its charset, comes after it.

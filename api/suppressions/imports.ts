@@ -52,6 +52,7 @@ const example = {
   id: '0190c7f6-3c2a-7b3e-9f00-6d1a2b3c4d5e',
   status: 'completed',
   origin: 'manual',
+  scope: null,
   format: 'csv',
   created_at: '2026-11-23T09:14:02.114Z',
   completed_at: '2026-11-23T09:14:03.870Z',
@@ -114,7 +115,7 @@ export const importEndpoint: Endpoint<SuppressionsDeps> = {
       const input = importBody(req);
       const accountId = accountOf(res);
       const id = newId();
-      await createImport(db, { id, accountId, origin: query.origin, format });
+      await createImport(db, { id, accountId, origin: query.origin, scope: query.scope ?? null, format });
       const end = await readImport({
         db,
         logger,
@@ -122,6 +123,7 @@ export const importEndpoint: Endpoint<SuppressionsDeps> = {
         importId: id,
         accountId,
         origin: query.origin,
+        scope: query.scope ?? null,
         format,
         input,
       });

@@ -5,11 +5,21 @@ import { EXPORT_FORMATS } from '../../src/export/export-formats.js';
 import { LIST_FORMATS } from '../../src/contract/imports.js';
 import { cursorQuery, oneCursorAtATime, uuidParameter } from '../../src/contract/cursor-query.js';
 import { MAX_BATCH_ITEMS, MAX_CHECK_ITEMS, MAX_REASON_LENGTH } from '../../src/contract/limits.js';
+import { scopeInput } from '../../src/contract/scope.js';
 
 // Messages are predicates: parseInput puts the field's name in front of them.
 const suppressionId = uuidParameter('a suppression id');
 
 const origin = z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}.` });
+
+/** Which of an address's entries an operation by address means: the whole account's when absent. */
+const entryScope = scopeInput.optional().meta({
+  description:
+    "The named scope of the entry meant; without it, the whole account's entry. An id names its entry whatever its scope.",
+});
+
+/** `GET /suppressions/{suppression}`. */
+export const retrieveQuerySchema = z.object({ scope: entryScope });
 
 const emailFilter = z.string({ error: 'must be a string.' }).transform((raw, context) => {
   const filter = parseEmailFilter(raw);
@@ -47,6 +57,7 @@ export const listQuerySchema = oneCursorAtATime(
     },
   }).extend({
     origin: origin.optional().meta({ description: 'Only entries of this origin.', example: 'bounce' }),
+    scope: scopeInput.optional().meta({ description: 'Only the entries of this named scope.' }),
     email: emailFilter.optional().meta({
       description:
         'Only this address (trimmed, compared case-insensitively), or, ending in `*`, the addresses that start with what comes before it (`jane*`, `jane@exa*`). Percent-encode `+` as `%2B`.',
@@ -80,15 +91,19 @@ export const exportQuerySchema = z.object({
     .default('csv')
     .meta({
       description:
-        '`csv` (header `id,email,origin,source_id,created_at`) or `ndjson` (one Suppression per line, as the list shows it).',
+        '`csv` (header `id,email,origin,source_id,created_at,scope`) or `ndjson` (one Suppression per line, as the list shows it).',
       example: 'csv',
     }),
   origin: origin.optional().meta({ description: 'Only entries of this origin.', example: 'bounce' }),
+  scope: scopeInput.optional().meta({ description: 'Only the entries of this named scope.' }),
 });
 
 /** `POST /suppressions/imports`: the origin the entries get, and the list's format when its type does not say. */
 export const importQuerySchema = z.object({
   origin: origin.default('manual').meta({ description: 'The origin every imported entry gets.', example: 'manual' }),
+  scope: scopeInput.optional().meta({
+    description: 'The named scope every imported entry gets; without it, the entries are for the whole account.',
+  }),
   format: z
     .enum(LIST_FORMATS, { error: `must be one of ${LIST_FORMATS.join(', ')}.` })
     .optional()
@@ -136,11 +151,24 @@ function batchOf<T extends z.ZodType>(item: T, max = MAX_BATCH_ITEMS) {
 const emailString = z.string({ error: 'must be a string.' });
 const bodyObject = { error: 'The request body must be a JSON object.' };
 
-export const addBodySchema = z.object({ email: emailString }, bodyObject);
+const addScope = scopeInput.optional().meta({
+  description: 'The named scope the entry is for; without it, the whole account (every send).',
+});
 
-export const batchAddBodySchema = z.object({ emails: batchOf(emailString) }, bodyObject);
+export const addBodySchema = z.object({ email: emailString, scope: addScope }, bodyObject);
 
-export const checkBodySchema = z.object({ emails: batchOf(emailString, MAX_CHECK_ITEMS) }, bodyObject);
+export const batchAddBodySchema = z.object({ emails: batchOf(emailString), scope: addScope }, bodyObject);
+
+export const checkBodySchema = z.object(
+  {
+    emails: batchOf(emailString, MAX_CHECK_ITEMS),
+    scope: scopeInput.optional().meta({
+      description:
+        "The send's scope: an address is suppressed when it has an entry for the whole account or one in this scope. Without it, only entries for the whole account count.",
+    }),
+  },
+  bodyObject,
+);
 
 /** The caller's words for a removal: recorded with it, and required with `force`. */
 const removalReason = z
@@ -167,6 +195,7 @@ export const removalQuerySchema = z
       .optional()
       .meta({ description: forceDescription }),
     reason: removalReason.optional(),
+    scope: entryScope,
   })
   .refine(reasonWithForce, reasonRequired);
 
@@ -177,6 +206,7 @@ export const batchRemoveBodySchema = z
       ids: batchOf(suppressionId).optional(),
       force: z.boolean({ error: 'must be `true` or `false`.' }).optional().meta({ description: forceDescription }),
       reason: removalReason.optional(),
+      scope: entryScope,
     },
     bodyObject,
   )

@@ -1,7 +1,8 @@
 /**
  * The send-time check in `npm run bench`: POST /suppressions/check with 1,000 addresses per request
  * against the database's own limit, a bare pg pool running the same indexed `= ANY($2)` query for
- * the same addresses, with no HTTP at all.
+ * the same addresses, with no HTTP at all; and the same check for a send of a named scope against
+ * the check of no scope, in the same rounds.
  */
 import { performance } from 'node:perf_hooks';
 import { createSuppressionClient } from '../../src/client/suppression-client.js';
@@ -14,7 +15,14 @@ export interface CheckFigures {
   addresses_per_s: number;
   baseline_addresses_per_s: number;
   ratio: number;
+  /** The same checks for a send of a named scope: every address looked up in its scope and the whole account's. */
+  scoped_addresses_per_s: number;
+  /** Scoped over unscoped. */
+  scoped_ratio: number;
 }
+
+/** The scope of the scoped checks: none of the seeded entries is in it, so each is found as the whole account's. */
+const BENCH_SCOPE = 'newsletter';
 
 const ADDRESSES_PER_CHECK = 1000;
 const SUPPRESSED_PER_CHECK = 100;
@@ -87,12 +95,15 @@ export async function measureCheck(bench: ApiBench, deadline: Deadline): Promise
   const sets = checkSets(bench);
   // A fixed set of requests, each encoded once by the load generator: a 30 KB body built anew for
   // every request would cost the generator, on the machine it shares, more than the check itself.
-  const requests = sets.map((set) => ({
-    path: '/suppressions/check',
-    headers: { authorization: `Bearer ${bench.tokens[set.key] as string}` },
-    body: JSON.stringify({ emails: set.emails }),
-  }));
-  const serviceLoad = (durationS: number) =>
+  const requestsOf = (scope?: string) =>
+    sets.map((set) => ({
+      path: '/suppressions/check',
+      headers: { authorization: `Bearer ${bench.tokens[set.key] as string}` },
+      body: JSON.stringify(scope === undefined ? { emails: set.emails } : { emails: set.emails, scope }),
+    }));
+  const unscoped = requestsOf();
+  const scoped = requestsOf(BENCH_SCOPE);
+  const serviceLoad = (durationS: number, requests: typeof unscoped) =>
     runLoad({
       url: bench.service.url,
       connections: sizes.checkConnections,
@@ -103,30 +114,34 @@ export async function measureCheck(bench: ApiBench, deadline: Deadline): Promise
     });
   if (sizes.warmupS > 0) {
     await beforeDeadline(deadline, baselineChecks(bench, sets, sizes.checkConnections, sizes.warmupS));
-    await beforeDeadline(deadline, serviceLoad(sizes.warmupS));
+    await beforeDeadline(deadline, serviceLoad(sizes.warmupS, unscoped));
+    await beforeDeadline(deadline, serviceLoad(sizes.warmupS, scoped));
   }
   const rounds = Math.max(1, sizes.lookupRounds);
   const roundS = Math.max(1, Math.round(sizes.checkS / rounds));
   const service: LoadResult[] = [];
+  const scopedService: LoadResult[] = [];
   const baseline: number[] = [];
+  const steps = [
+    async () => service.push(checkLoad(await beforeDeadline(deadline, serviceLoad(roundS, unscoped)))),
+    async () => scopedService.push(checkLoad(await beforeDeadline(deadline, serviceLoad(roundS, scoped)))),
+    async () =>
+      baseline.push(await beforeDeadline(deadline, baselineChecks(bench, sets, sizes.checkConnections, roundS))),
+  ];
+  // Each round runs the three in another order, so that none is always the first after a pause.
   for (let round = 0; round < rounds; round += 1) {
-    const runService = async () => service.push(checkLoad(await beforeDeadline(deadline, serviceLoad(roundS))));
-    const runBaseline = async () =>
-      baseline.push(await beforeDeadline(deadline, baselineChecks(bench, sets, sizes.checkConnections, roundS)));
-    if (round % 2 === 0) {
-      await runBaseline();
-      await runService();
-    } else {
-      await runService();
-      await runBaseline();
-    }
+    for (let step = 0; step < steps.length; step += 1)
+      await (steps[(round + step) % steps.length] as () => Promise<unknown>)();
   }
   const addressesPerSecond = combineLoads(service).okPerSecond * ADDRESSES_PER_CHECK;
+  const scopedPerSecond = combineLoads(scopedService).okPerSecond * ADDRESSES_PER_CHECK;
   const baselinePerSecond = baseline.reduce((sum, value) => sum + value, 0) / baseline.length;
   return {
     addresses_per_s: Math.round(addressesPerSecond),
     baseline_addresses_per_s: Math.round(baselinePerSecond),
     ratio: Math.round((addressesPerSecond / baselinePerSecond) * 1000) / 1000,
+    scoped_addresses_per_s: Math.round(scopedPerSecond),
+    scoped_ratio: Math.round((scopedPerSecond / addressesPerSecond) * 1000) / 1000,
   };
 }
 

@@ -97,6 +97,7 @@ export const TARGETS = {
   lookupRatio: 1.0,
   lookupP99Factor: 1.0,
   checkRatio: 0.5,
+  scopedCheckRatio: 0.9,
   listRatio: 1.2,
   ingestRatio: 0.7,
   importRatio: 0.8,
@@ -223,6 +224,14 @@ export function summaryRows(results: SuiteResults): (string | number)[][] {
       `${check.ratio}`,
       `≥ ${TARGETS.checkRatio}`,
       yes(check.ratio >= TARGETS.checkRatio),
+    ],
+    [
+      'check with a scope (1,000 per request)',
+      `${check.scoped_addresses_per_s} addresses/s`,
+      `${check.addresses_per_s} addresses/s (the check without a scope)`,
+      `${check.scoped_ratio}`,
+      `≥ ${TARGETS.scopedCheckRatio}`,
+      yes(check.scoped_ratio >= TARGETS.scopedCheckRatio),
     ],
     ['client filterSendable', `${client.addresses_per_s} addresses/s (${client.addresses} addresses)`, '', '', '', ''],
     [

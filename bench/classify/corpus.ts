@@ -163,6 +163,7 @@ export function providerItems(rows: readonly CorpusRow[]): ProviderItem[] {
         {
           accountId: '0190f3a4-7c2e-7b1d-9a8e-3f6b5c4d2e10',
           emailIdTag: 'email_id',
+          scopeFrom: null,
         },
       );
       for (const event of events) {

@@ -6,13 +6,23 @@ import { isUuid } from '../../src/domain/ids.js';
 import { feedPath, newFeedId, type Feed } from '../../src/feeds/feed.js';
 import { createOptions, feedSettings, foreignOptions, type FeedSettingsInput } from '../../src/feeds/feed-settings.js';
 import { feedProvider, PROVIDERS, type Provider } from '../../src/feeds/providers/index.js';
+import { acceptsScopeSource, type ScopeSource } from '../../src/feeds/message-scope.js';
 import { findListAccount } from '../lists/list-account.js';
 import { withRuntime } from '../with-runtime.js';
 
 interface CreateOptions {
   account: string;
   provider: Provider;
+  scopeFrom?: string;
   json?: boolean;
+}
+
+/** The feed's scope source, if the provider's messages carry it; an error naming those they do carry. */
+function scopeSourceOf(provider: Provider, given: string | undefined): ScopeSource | null {
+  if (given === undefined) return null;
+  const { title, scopeSources } = feedProvider(provider);
+  if (acceptsScopeSource(scopeSources, given)) return given;
+  throw new Error(`--scope-from of a ${title} feed is one of ${scopeSources.join(', ')}; got "${given}".`);
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -49,6 +59,7 @@ function printCreated(feed: Feed, accountName: string, shown: Record<string, str
   const lines = [
     `Created ${feed.provider} feed ${feed.id} for account "${accountName}" (${feed.accountId}).`,
     `Path (below this service's base URL): ${feedPath(feed.id)}`,
+    ...(feed.scopeFrom === null ? [] : [`Scope of each message read from: ${feed.scopeFrom}`]),
     ...Object.entries(shown).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`),
     ...feedProvider(feed.provider).settings.hints,
   ];
@@ -68,12 +79,20 @@ export function feedsCommand(): Command {
   const providerFlags = providerOptions();
   for (const { cli } of providerFlags) create.addOption(cli);
   create
-    .option('--json', 'print one JSON line: {"feed_id","account_id","provider","path"} and the provider\'s fields')
+    .option(
+      '--scope-from <source>',
+      'where the scope of each message is read, for complaints to stay in it: Postmark stream, SES configuration-set, SendGrid asm-group or category, Mailgun tag (the first), or tag:<name> (a tag, metadata, custom argument or user variable of that name)',
+    )
+    .option(
+      '--json',
+      'print one JSON line: {"feed_id","account_id","provider","path","scope_from"} and the provider\'s fields',
+    )
     .action(async (options: CreateOptions & Record<string, unknown>) => {
       const input = settingsInput(providerFlags, options);
       const foreign = foreignOptions(options.provider, input);
       if (foreign.length > 0) throw new Error(`${foreign.join(', ')} is not an option of ${options.provider} feeds.`);
       const settings = feedSettings(options.provider, input);
+      const scopeFrom = scopeSourceOf(options.provider, options.scopeFrom);
       await withRuntime(async ({ db }) => {
         const account = await accountFor(db, options.account);
         const feed = await createFeed(db, {
@@ -81,6 +100,7 @@ export function feedsCommand(): Command {
           accountId: account.id,
           provider: options.provider,
           verification: settings.verification,
+          scopeFrom,
         });
         if (options.json) {
           const line = {
@@ -88,6 +108,7 @@ export function feedsCommand(): Command {
             account_id: feed.accountId,
             provider: feed.provider,
             path: feedPath(feed.id),
+            scope_from: feed.scopeFrom,
             ...settings.shown,
           };
           process.stdout.write(`${JSON.stringify(line)}\n`);

@@ -17,6 +17,7 @@ interface SetOptions {
   expireBounceAfterDays?: string;
   expireComplaintAfterDays?: string;
   expireManualAfterDays?: string;
+  complaintScope?: string;
   json?: boolean;
 }
 
@@ -63,9 +64,10 @@ function changeOf(options: SetOptions): SettingsChange {
     if (text !== undefined) expiry[origin] = valueOf(text, 'never');
   }
   if (Object.keys(expiry).length > 0) change['expire_after_days'] = expiry;
+  if (options.complaintScope !== undefined) change['complaint_scope'] = options.complaintScope;
   if (Object.keys(change).length === 0)
     throw new Error(
-      'Give at least one of --bounce-action, --soft-bounce-threshold, --soft-bounce-window-days, --expire-bounce-after-days, --expire-complaint-after-days or --expire-manual-after-days.',
+      'Give at least one of --bounce-action, --soft-bounce-threshold, --soft-bounce-window-days, --expire-bounce-after-days, --expire-complaint-after-days, --expire-manual-after-days or --complaint-scope.',
     );
   return parseInput(updateSettingsBodySchema, change);
 }
@@ -86,6 +88,7 @@ function settingsText(title: string, settings: SuppressionSettings): string {
       const days = settings.expire_after_days[origin];
       return [`expire_after_days.${origin}`, days === null ? 'never' : String(days)];
     }),
+    ['complaint_scope', settings.complaint_scope],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
   return [title, ...rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`)].join('\n') + '\n';
@@ -102,7 +105,7 @@ export function settingsCommand(): Command {
     .requiredOption('--account <name-or-id>', 'the account')
     .option(
       '--json',
-      'print one JSON line: {"account_id","account","bounce_actions","soft_bounce_threshold","soft_bounce_window_days","expire_after_days"}',
+      'print one JSON line: {"account_id","account","bounce_actions","soft_bounce_threshold","soft_bounce_window_days","expire_after_days","complaint_scope"}',
     )
     .action(async (options: { account: string; json?: boolean }) => {
       await withRuntime(async ({ db }) => {
@@ -133,6 +136,10 @@ export function settingsCommand(): Command {
     .option('--expire-bounce-after-days <n|never>', 'days after which bounce entries leave the list (1-3650)')
     .option('--expire-complaint-after-days <n|never>', 'days after which complaint entries leave the list (1-3650)')
     .option('--expire-manual-after-days <n|never>', 'days after which manual entries leave the list (1-3650)')
+    .option(
+      '--complaint-scope <message|global>',
+      "where a complaint about a message of a named scope puts the address: that scope, or the whole account's list",
+    )
     .option('--json', 'print the resulting settings as one JSON line, as `settings show --json` does')
     .addHelpText(
       'after',

@@ -23,3 +23,8 @@ export function originName(origin: string): string {
 export function addresses(count: number): string {
   return `${count.toLocaleString('en-GB')} ${count === 1 ? 'address' : 'addresses'}`;
 }
+
+/** An entry's scope as the console shows it: the whole account's entries stop every send. */
+export function scopeName(scope: string | null): string {
+  return scope ?? 'All mail';
+}

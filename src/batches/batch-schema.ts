@@ -3,11 +3,19 @@ import { UUID_PATTERN } from '../domain/ids.js';
 import { ORIGINS } from '../suppressions/suppression.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../queues.js';
 import { MAX_REASON_LENGTH } from '../contract/limits.js';
+import { SCOPE_PATTERN, SCOPE_RULE } from '../domain/scope.js';
 
 const uuid = z
   .string()
   .regex(UUID_PATTERN, { error: 'must be a UUID' })
   .transform((value) => value.toLowerCase());
+
+/** A named scope; absent or null for the whole account. */
+const scope = z
+  .string({ error: 'must be a string' })
+  .regex(SCOPE_PATTERN, { error: `must be a scope: ${SCOPE_RULE}` })
+  .nullable()
+  .default(null);
 
 // Entries are checked one by one by the worker, which reports each bad one instead of refusing the job.
 const entries = z
@@ -24,6 +32,8 @@ export const addBatchSchema = z
       origin: z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}` }).default('manual'),
       // The email that caused it; null for entries imported from another provider.
       source_id: uuid.nullable().default(null),
+      // The scope the entries are for.
+      scope,
       // The HTTP import the job belongs to: the worker records its counts there.
       import_id: uuid.optional(),
     },
@@ -44,6 +54,8 @@ export const removeBatchSchema = z
       account_id: uuid,
       emails: entries.optional(),
       ids: entries.optional(),
+      // The scope of the addresses' entries (ids name theirs whatever it is).
+      scope,
       force: z.boolean({ error: 'must be a boolean' }).default(false),
       reason: z
         .string({ error: 'must be a string' })

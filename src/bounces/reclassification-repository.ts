@@ -213,11 +213,11 @@ export async function deleteEntries(
                  SELECT 1 FROM suppression_events e
                  WHERE e.account_id = s.account_id AND e.email = s.email
                    AND e.type IN ('bounce', 'complaint') AND e.received_at > $4)
-             RETURNING s.account_id, s.id, s.email
+             RETURNING s.account_id, s.id, s.email, s.scope
            ), audited AS (
              INSERT INTO suppression_events
-               (account_id, event_id, type, email, suppression_id, outcome, removal_reason, received_at)
-             SELECT account_id, 'reclassified-' || $2 || '-' || id, 'removal', email, id, 'removed', 'reclassified', now()
+               (account_id, event_id, type, email, scope, suppression_id, outcome, removal_reason, received_at)
+             SELECT account_id, 'reclassified-' || $2 || '-' || id, 'removal', email, scope, id, 'removed', 'reclassified', now()
              FROM lifted
            )
            SELECT id, email FROM lifted`,

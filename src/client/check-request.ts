@@ -7,6 +7,8 @@ import { backoffDelayMs, isRetryableStatus, retryAfterMs } from './retry-policy.
 export interface CheckEndpoint {
   url: string;
   apiKey: string;
+  /** The scope of the send checked for; absent: a send of no scope, stopped only by entries for the whole account. */
+  scope?: string | undefined;
 }
 
 /** The time one `check()` call has, shared by all of its requests. */
@@ -87,7 +89,7 @@ async function attempt(
         'content-type': 'application/json',
         accept: 'application/json',
       },
-      body: JSON.stringify({ emails }),
+      body: JSON.stringify(endpoint.scope === undefined ? { emails } : { emails, scope: endpoint.scope }),
       signal,
       // The API never redirects: a redirect means a wrong base URL, and following one would hand
       // the key to wherever it points.

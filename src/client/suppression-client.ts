@@ -26,15 +26,25 @@ export interface SuppressionClientOptions {
   concurrency?: number;
 }
 
+/** What a send is: without a scope, only entries for the whole account stop it. */
+export interface CheckOptions {
+  /**
+   * The scope the mail is sent in (`newsletter`, a stream's name): entries of that scope stop it too.
+   * Leave it out for mail every recipient must get, such as a password reset.
+   */
+  scope?: string;
+}
+
 export interface SuppressionClient {
   /**
    * Which of `emails` are suppressed, for any number of addresses: the API's answer as if it took
-   * them all in one request. Throws `SuppressionApiError` when the API refuses the request, and
-   * `SuppressionCheckUnavailableError` when it could not be asked within `timeoutMs`.
+   * them all in one request. Throws `SuppressionApiError` when the API refuses the request (a scope
+   * that is not one among them), and `SuppressionCheckUnavailableError` when it could not be asked
+   * within `timeoutMs`.
    */
-  check(emails: readonly string[]): Promise<SuppressionCheckResult>;
+  check(emails: readonly string[], options?: CheckOptions): Promise<SuppressionCheckResult>;
   /** The addresses of `emails` that may be mailed; throws as `check` does, never returning an address unchecked. */
-  filterSendable(emails: readonly string[]): Promise<SendableAddresses>;
+  filterSendable(emails: readonly string[], options?: CheckOptions): Promise<SendableAddresses>;
 }
 
 function positiveInteger(value: number, name: string): number {
@@ -60,11 +70,12 @@ function checkUrl(baseUrl: string): string {
 export function createSuppressionClient(options: SuppressionClientOptions): SuppressionClient {
   // A key that cannot go in a header would fail every request as if the network had, until the budget ran out.
   if (!/^[\x21-\x7e]+$/.test(options.apiKey)) throw new TypeError('apiKey must be a non-empty token.');
-  const endpoint: CheckEndpoint = { url: checkUrl(options.baseUrl), apiKey: options.apiKey };
+  const url = checkUrl(options.baseUrl);
   const timeoutMs = positiveInteger(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const concurrency = positiveInteger(options.concurrency ?? DEFAULT_CONCURRENCY, 'concurrency');
 
-  async function check(emails: readonly string[]): Promise<SuppressionCheckResult> {
+  async function check(emails: readonly string[], checkOptions: CheckOptions = {}): Promise<SuppressionCheckResult> {
+    const endpoint: CheckEndpoint = { url, apiKey: options.apiKey, scope: checkOptions.scope };
     // Caught here with its position in the whole input, rather than as a 422 about a position in one request.
     const notString = emails.findIndex((email) => typeof email !== 'string');
     if (notString !== -1) throw new TypeError(`emails[${notString}] is not a string.`);
@@ -105,8 +116,8 @@ export function createSuppressionClient(options: SuppressionClientOptions): Supp
 
   return {
     check,
-    async filterSendable(emails) {
-      return sendableOf(emails, await check(emails));
+    async filterSendable(emails, checkOptions) {
+      return sendableOf(emails, await check(emails, checkOptions));
     },
   };
 }

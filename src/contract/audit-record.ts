@@ -1,3 +1,4 @@
+import { scopeOutput } from './scope.js';
 import { z } from 'zod';
 import { BOUNCE_CATEGORIES, BOUNCE_REASONS, type BounceReason } from '../bounces/categories.js';
 import { nullableText } from './fields.js';
@@ -41,6 +42,10 @@ export const auditRecordSchema = z
         'What the record did: added the address (`suppressed`, or `suppressed_soft_bounce_threshold` for the soft bounce that reached the account’s threshold), found it already listed, left it off the list (a bounce whose action is not `suppress`, or a complaint that is none), or `removed` it.',
     }),
     email: z.string().meta({ example: 'bounced@example.com' }),
+    scope: scopeOutput.meta({
+      description:
+        'The scope of the entry the record made, found or removed: `null` for the whole account. A bounce’s is always `null`.',
+    }),
     source_id: z.uuid().nullable().meta({ description: 'The email the event was about; `null` for a removal.' }),
     bounce: z
       .object({

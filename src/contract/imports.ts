@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scopeOutput } from './scope.js';
 import { ORIGINS } from '../suppressions/suppression.js';
 import { count } from './fields.js';
 
@@ -19,6 +20,7 @@ export const importSchema = z
         '`reading` while the body arrives, `processing` once every line is queued, `completed` once every job has finished (failed jobs included: see `failed_jobs`), `failed` when the body could not be read to its end (`error` says why; the lines before were still queued).',
     }),
     origin: z.enum(ORIGINS),
+    scope: scopeOutput.meta({ description: 'The scope every imported entry is for: `null` for the whole account.' }),
     format: z.enum(LIST_FORMATS),
     created_at: z.iso.datetime({ offset: true }),
     completed_at: z.iso.datetime({ offset: true }).nullable(),

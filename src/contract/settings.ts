@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES, type BounceCategory } from '../bounces/categories.js';
-import { EXPIRE_AFTER_DAYS, SOFT_BOUNCE_THRESHOLD, SOFT_BOUNCE_WINDOW_DAYS } from '../policy/settings.js';
+import {
+  COMPLAINT_SCOPES,
+  EXPIRE_AFTER_DAYS,
+  SOFT_BOUNCE_THRESHOLD,
+  SOFT_BOUNCE_WINDOW_DAYS,
+} from '../policy/settings.js';
 
 const within = (bounds: { min: number; max: number }) => z.int().min(bounds.min).max(bounds.max);
 const expiryDays = within(EXPIRE_AFTER_DAYS).nullable();
@@ -33,6 +38,10 @@ export const settingsSchema = z
       .object({ bounce: expiryDays, complaint: expiryDays, manual: expiryDays })
       .strict()
       .meta({ description: 'Days after its creation that an entry of each origin is removed; `null`: never.' }),
+    complaint_scope: z.enum(COMPLAINT_SCOPES).meta({
+      description:
+        'Where a complaint about a message sent in a named scope puts the address: `message`, in that scope only; `global`, for the whole account. A complaint about a message of no scope is always for the whole account.',
+    }),
   })
   .strict()
   .meta({ id: 'SuppressionSettings' });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ORIGINS } from '../suppressions/suppression.js';
 import { timestamp } from './fields.js';
 import { pageOf } from './paging.js';
+import { scopeOutput } from './scope.js';
 
 /**
  * The answers of the `/suppressions` operations. `.strict()` makes the document say
@@ -24,6 +25,7 @@ export const suppressionSchema = z
       .uuid()
       .nullable()
       .meta({ description: 'Id of the email that triggered the suppression; `null` when origin is `manual`.' }),
+    scope: scopeOutput,
     created_at: timestamp,
   })
   .strict()

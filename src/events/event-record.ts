@@ -2,6 +2,8 @@ import type { BounceAction, BounceActions } from '../bounces/categories.js';
 import { CLASSIFIER_VERSION } from '../bounces/classify-bounce.js';
 import type { Origin } from '../suppressions/suppression.js';
 import { newId } from '../domain/ids.js';
+import { storedScope } from '../domain/scope.js';
+import type { ComplaintScope } from '../policy/settings.js';
 import { decideEvent, type BounceClassifier } from './classify.js';
 import type { EventType, SuppressionEvent } from './event-schema.js';
 import type { BounceDecisionColumns, BounceEvidenceColumns } from './event-columns.js';
@@ -23,17 +25,29 @@ export interface EventRecord extends BounceEvidenceColumns, BounceDecisionColumn
   origin: Origin | null;
   /** For a suppressing event: the id its suppression gets if it is the one that creates it. */
   suppression_id: string | null;
+  /** The scope of the entry it makes or finds, as stored ('' for the whole account). */
+  scope: string;
   occurred_at: string;
   complaint_feedback_type: string | null;
   provider_message_id: string | null;
 }
 
+/**
+ * The scope an event's entry is for: a bounce's is the whole account (a dead address is dead for
+ * every stream); a complaint's is its message's scope, unless the account puts complaints on the
+ * whole account (`complaint_scope: global`).
+ */
+function entryScope(event: SuppressionEvent, complaintScope: ComplaintScope): string {
+  if (event.type !== 'complaint' || complaintScope === 'global') return '';
+  return storedScope(event.scope ?? null);
+}
+
 export function toEventRecord(
   event: SuppressionEvent,
-  actions: Readonly<BounceActions>,
+  policy: { actions: Readonly<BounceActions>; complaintScope: ComplaintScope },
   classify?: BounceClassifier,
 ): EventRecord {
-  const { action, origin, classification } = decideEvent(event, actions, classify);
+  const { action, origin, classification } = decideEvent(event, policy.actions, classify);
   return {
     account_id: event.account_id,
     event_id: event.event_id,
@@ -43,6 +57,7 @@ export function toEventRecord(
     action,
     origin,
     suppression_id: origin === null ? null : newId(),
+    scope: entryScope(event, policy.complaintScope),
     occurred_at: event.occurred_at,
     bounce_type: event.bounce?.type ?? null,
     bounce_sub_type: event.bounce?.sub_type ?? null,

@@ -21,7 +21,7 @@ const RECORD_SQL = `
 WITH input AS (
   -- The record's fields are the columns' names, so the JSON keys are read as they are.
   SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (
-    account_id uuid, event_id text, type text, email text, source_id uuid, origin text, suppression_id uuid,
+    account_id uuid, event_id text, type text, email text, source_id uuid, origin text, suppression_id uuid, scope text,
     occurred_at timestamptz, bounce_type text, bounce_sub_type text, bounce_status text, bounce_reply_code text,
     bounce_diagnostic text, bounce_provider text, bounce_remote_mta text, bounce_category text, bounce_reason text,
     bounce_rule text, classifier_version text, complaint_feedback_type text, provider_message_id text
@@ -34,18 +34,18 @@ WITH input AS (
     SELECT 1 FROM suppression_events e WHERE e.account_id = input.account_id AND e.event_id = input.event_id
   )
 ), added AS (
-  INSERT INTO suppressions (id, account_id, email, origin, source_id)
-  SELECT suppression_id, account_id, email, origin, source_id FROM fresh
+  INSERT INTO suppressions (id, account_id, email, origin, source_id, scope)
+  SELECT suppression_id, account_id, email, origin, source_id, scope FROM fresh
   WHERE origin IS NOT NULL
-  ORDER BY account_id, email, ordinality
-  ON CONFLICT (account_id, email) DO NOTHING
-  RETURNING id, account_id, email
+  ORDER BY account_id, email, scope, ordinality
+  ON CONFLICT (account_id, email, scope) DO NOTHING
+  RETURNING id, account_id, email, scope
 ), recorded AS (
-  INSERT INTO suppression_events (account_id, event_id, type, email, source_id, bounce_type, bounce_sub_type,
+  INSERT INTO suppression_events (account_id, event_id, type, email, scope, source_id, bounce_type, bounce_sub_type,
                                   bounce_status, bounce_reply_code, bounce_diagnostic, bounce_provider,
                                   bounce_remote_mta, bounce_category, bounce_reason, bounce_rule, classifier_version,
                                   complaint_feedback_type, provider_message_id, suppression_id, outcome, occurred_at)
-  SELECT f.account_id, f.event_id, f.type, f.email, f.source_id, f.bounce_type, f.bounce_sub_type,
+  SELECT f.account_id, f.event_id, f.type, f.email, f.scope, f.source_id, f.bounce_type, f.bounce_sub_type,
          f.bounce_status, f.bounce_reply_code, f.bounce_diagnostic, f.bounce_provider, f.bounce_remote_mta,
          f.bounce_category, f.bounce_reason, f.bounce_rule, f.classifier_version,
          f.complaint_feedback_type, f.provider_message_id,
@@ -55,8 +55,10 @@ WITH input AS (
            -- Looked up only for the few events whose address was already on the list: entered
            -- by an earlier event of this batch, or there before this statement.
            ELSE COALESCE(
-             (SELECT added.id FROM added WHERE added.account_id = f.account_id AND added.email = f.email),
-             (SELECT existing.id FROM suppressions existing WHERE existing.account_id = f.account_id AND existing.email = f.email)
+             (SELECT added.id FROM added
+              WHERE added.account_id = f.account_id AND added.email = f.email AND added.scope = f.scope),
+             (SELECT existing.id FROM suppressions existing
+              WHERE existing.account_id = f.account_id AND existing.email = f.email AND existing.scope = f.scope)
            )
          END,
          CASE
@@ -119,7 +121,7 @@ async function fillConcurrentEntries(
     text: `UPDATE suppression_events e SET suppression_id = s.id
            FROM unnest($1::uuid[], $2::text[]) AS wanted(account_id, event_id), suppressions s
            WHERE e.account_id = wanted.account_id AND e.event_id = wanted.event_id
-             AND s.account_id = e.account_id AND s.email = e.email
+             AND s.account_id = e.account_id AND s.email = e.email AND s.scope = e.scope
            RETURNING e.account_id, e.event_id, s.id`,
     values: [missing.map((record) => record.account_id), missing.map((record) => record.event_id)],
   });

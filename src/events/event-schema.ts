@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailProblem, normalizeEmail } from '../domain/email.js';
 import { UUID_PATTERN } from '../domain/ids.js';
+import { SCOPE_PATTERN, SCOPE_RULE } from '../domain/scope.js';
 
 export const EVENT_TYPES = ['bounce', 'complaint'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -60,6 +61,15 @@ export const suppressionEventSchema = z
       complaint: z.object({ feedback_type: detail(64) }).optional(),
       /** The sending provider's id for the message, kept in the audit trail (set by provider feeds). */
       provider_message_id: detail(998),
+      /**
+       * The scope the message was sent in (a stream, a newsletter), when it had one: where a complaint
+       * about it puts the address, under the account's `complaint_scope`.
+       */
+      scope: z
+        .string({ error: 'must be a string' })
+        .regex(SCOPE_PATTERN, { error: `must be a scope: ${SCOPE_RULE}` })
+        .nullable()
+        .optional(),
     },
     { error: 'the event must be a JSON object' },
   )

@@ -24,11 +24,12 @@ export async function recordEventBatch(
   events: readonly SuppressionEvent[],
   classify?: BounceClassifier,
 ): Promise<RecordedEvent[]> {
-  const bounceAccounts = [...new Set(events.filter((e) => e.type === 'bounce').map((e) => e.account_id))];
-  const policies =
-    bounceAccounts.length === 0 ? new Map<string, EventPolicy>() : await eventPolicies(db, bounceAccounts);
+  // A complaint of no scope is the same under every policy: only the others need their account's.
+  const decidedByPolicy = events.filter((e) => e.type === 'bounce' || (e.scope ?? null) !== null);
+  const accounts = [...new Set(decidedByPolicy.map((e) => e.account_id))];
+  const policies = accounts.length === 0 ? new Map<string, EventPolicy>() : await eventPolicies(db, accounts);
   const records = events.map((event) =>
-    toEventRecord(event, (policies.get(event.account_id) ?? DEFAULT_EVENT_POLICY).actions, classify),
+    toEventRecord(event, policies.get(event.account_id) ?? DEFAULT_EVENT_POLICY, classify),
   );
   const rules = new Map<string, SoftBounceRule>();
   for (const [accountId, policy] of policies) if (policy.softBounce) rules.set(accountId, policy.softBounce);

@@ -82,7 +82,7 @@ export async function suppressAtThreshold<C extends Crossing>(db: Queryable, cro
            ), inserted AS (
              INSERT INTO suppressions (id, account_id, email, origin, source_id)
              SELECT suppression_id, account_id, email, 'bounce', source_id FROM input ORDER BY account_id, email
-             ON CONFLICT (account_id, email) DO NOTHING
+             ON CONFLICT (account_id, email, scope) DO NOTHING
              RETURNING id
            )
            UPDATE suppression_events e SET outcome = 'suppressed_soft_bounce_threshold', suppression_id = input.suppression_id

@@ -5,11 +5,15 @@ import { toResource, type Suppression } from '../suppressions/suppression.js';
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const CSV_COLUMNS = ['id', 'email', 'origin', 'source_id', 'created_at'] as const;
+// `scope` came after the others: it is last, so a reader that takes the columns by position still can.
+export const CSV_COLUMNS = ['id', 'email', 'origin', 'source_id', 'created_at', 'scope'] as const;
 
 type CsvRecord = Record<(typeof CSV_COLUMNS)[number], string>;
 
-/** One CSV record: created_at in ISO 8601 with milliseconds (as the API shows it), no source as empty. */
+/**
+ * One CSV record: created_at in ISO 8601 with milliseconds (as the API shows it), no source and the
+ * whole account's scope as empty.
+ */
 export function toCsvRecord(suppression: Suppression): CsvRecord {
   return {
     id: suppression.id,
@@ -17,6 +21,7 @@ export function toCsvRecord(suppression: Suppression): CsvRecord {
     origin: suppression.origin,
     source_id: suppression.sourceId ?? '',
     created_at: suppression.createdAt.toISOString(),
+    scope: suppression.scope ?? '',
   };
 }
 

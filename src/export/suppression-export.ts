@@ -9,6 +9,8 @@ import { COLUMNS, fromRow, type SuppressionRow } from '../suppressions/suppressi
 export interface ExportQuery {
   accountId: string;
   origin?: Origin | undefined;
+  /** Only the entries of this named scope. */
+  scope?: string | undefined;
   /** Rows fetched from the server at a time, and so the most held in memory. Default 1000. */
   batchSize?: number;
 }
@@ -18,7 +20,11 @@ function exportSql(query: ExportQuery): { text: string; values: unknown[] } {
   let where = 'account_id = $1';
   if (query.origin !== undefined) {
     values.push(query.origin);
-    where += ' AND origin = $2';
+    where += ` AND origin = $${values.length}`;
+  }
+  if (query.scope !== undefined) {
+    values.push(query.scope);
+    where += ` AND scope = $${values.length}`;
   }
   return {
     text: `SELECT ${COLUMNS} FROM suppressions WHERE ${where} ORDER BY id DESC`,

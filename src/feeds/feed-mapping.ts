@@ -1,4 +1,5 @@
 import type { SuppressionEventInput } from '../events/event-schema.js';
+import type { ScopeSource } from './message-scope.js';
 
 // The workers (metric labels) and the chaos run read the provider list and event ids from here.
 export { PROVIDERS, type Provider } from './providers/index.js';
@@ -9,6 +10,8 @@ export interface MappingContext {
   accountId: string;
   /** The tag or metadata key whose value, when it is a UUID, becomes the event's `source_id` (`FEEDS_EMAIL_ID_TAG`). */
   emailIdTag: string;
+  /** Where the feed reads the scope of each message (`feeds create --scope-from`); null: it reads none. */
+  scopeFrom: ScopeSource | null;
 }
 
 /** What the provider's envelope says about one request, where it has an envelope. */

@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import { FeedSettingsError } from './feed-errors.js';
 import type { Delivery, FeedMapper } from './feed-mapping.js';
 import type { FeedRequest } from './feed-request.js';
+import type { ScopeSourceKind } from './message-scope.js';
 import type { FeedSettings, FeedSettingsInput, FeedOption } from './feed-settings.js';
 import type { SnsClient } from './sns-certificates.js';
 
@@ -43,6 +44,8 @@ export interface FeedProvider<Name extends string = string, Verification = unkno
   /** The UUIDv5 namespace of the source ids made from its message ids: its own, so two providers' never meet. */
   sourceIdNamespace: string;
   settings: ProviderSettings<Verification>;
+  /** Where its messages say what scope they were sent in: what `feeds create --scope-from` takes. */
+  scopeSources: readonly ScopeSourceKind[];
   verify(verification: Verification, request: FeedRequest, context: VerifyContext): Verified | Promise<Verified>;
   map: FeedMapper;
 }

@@ -1,4 +1,5 @@
 import { FEED_ID_PATTERN, type Feed } from './feed.js';
+import type { ScopeSource } from './message-scope.js';
 import type { Provider, VerificationOf } from './providers/index.js';
 import type { Queryable } from '../db/database.js';
 
@@ -7,6 +8,7 @@ interface FeedRow {
   account_id: string;
   provider: Provider;
   verification: VerificationOf[Provider];
+  scope_from: ScopeSource | null;
   created_at: Date;
 }
 
@@ -16,14 +18,19 @@ const fromRow = (row: FeedRow): Feed =>
     accountId: row.account_id,
     provider: row.provider,
     verification: row.verification,
+    scopeFrom: row.scope_from,
     createdAt: row.created_at,
   }) as Feed;
 
-export async function createFeed(db: Queryable, feed: Omit<Feed, 'createdAt'>): Promise<Feed> {
+/** A new feed; without `scopeFrom` it reads no scope, and every event is for the whole account. */
+export async function createFeed(
+  db: Queryable,
+  feed: Omit<Feed, 'createdAt' | 'scopeFrom'> & { scopeFrom?: ScopeSource | null },
+): Promise<Feed> {
   const { rows } = await db.query<FeedRow>({
-    text: `INSERT INTO feeds (id, account_id, provider, verification) VALUES ($1, $2, $3, $4)
-           RETURNING id, account_id, provider, verification, created_at`,
-    values: [feed.id, feed.accountId, feed.provider, JSON.stringify(feed.verification)],
+    text: `INSERT INTO feeds (id, account_id, provider, verification, scope_from) VALUES ($1, $2, $3, $4, $5)
+           RETURNING id, account_id, provider, verification, scope_from, created_at`,
+    values: [feed.id, feed.accountId, feed.provider, JSON.stringify(feed.verification), feed.scopeFrom ?? null],
   });
   return fromRow(rows[0] as FeedRow);
 }
@@ -33,7 +40,7 @@ export async function findFeed(db: Queryable, id: string): Promise<Feed | null> 
   if (!FEED_ID_PATTERN.test(id)) return null;
   const { rows } = await db.query<FeedRow>({
     name: 'find-feed',
-    text: 'SELECT id, account_id, provider, verification, created_at FROM feeds WHERE id = $1',
+    text: 'SELECT id, account_id, provider, verification, scope_from, created_at FROM feeds WHERE id = $1',
     values: [id],
   });
   return rows[0] ? fromRow(rows[0]) : null;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ScopeSource } from './message-scope.js';
 import type { Provider, VerificationOf } from './providers/index.js';
 
 interface FeedOf<P extends Provider> {
@@ -6,6 +7,8 @@ interface FeedOf<P extends Provider> {
   accountId: string;
   provider: P;
   verification: VerificationOf[P];
+  /** Where the scope of each message is read; null: every event is for the whole account. */
+  scopeFrom: ScopeSource | null;
   createdAt: Date;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BounceType } from '../events/event-schema.js';
+import { messageScope } from './message-scope.js';
 import { feedEventId, feedSourceId } from './event-ids.js';
 import type { FeedMapper } from './feed-mapping.js';
 import { isRecord, parseJson, parsePayload, recipientAddress, timestampField } from './payload-parsing.js';
@@ -40,6 +41,7 @@ const eventSchema = z.object({
     message: z.object({ headers: z.object({ 'message-id': optionalText }).nullish() }).nullish(),
     // An object of the sender's variables, or `[]` when there are none.
     'user-variables': z.unknown().optional(),
+    tags: z.unknown().optional(),
   }),
 });
 
@@ -90,6 +92,10 @@ export const mapMailgun: FeedMapper = (body, _delivery, context) => {
     ),
     occurred_at: eventData.timestamp,
     provider_message_id: messageId,
+    scope: messageScope(context.scopeFrom, {
+      tags: eventData.tags,
+      named: (name) => variable(eventData['user-variables'], name),
+    }),
   };
   if (event === 'complained') return { events: [{ ...common, type: 'complaint' }], ignored: [] };
   const status = eventData['delivery-status'];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
 import { feedEventId, feedSourceId } from './event-ids.js';
 import type { FeedMapper, MappedPayload, MappingContext } from './feed-mapping.js';
+import { messageScope } from './message-scope.js';
 import { parseJson, parsePayload, recipientAddress, timestampField } from './payload-parsing.js';
 
 /**
@@ -66,6 +67,7 @@ const recordSchema = z.object({
   Details: z.string().nullish(),
   Description: z.string().nullish(),
   Metadata: z.record(z.string(), z.unknown()).nullish(),
+  MessageStream: z.string().nullish(),
 });
 
 const subscriptionChangeSchema = z.object({
@@ -75,7 +77,19 @@ const subscriptionChangeSchema = z.object({
   SuppressionReason: z.string().nullish(),
   MessageID: z.string().nullish(),
   Metadata: z.record(z.string(), z.unknown()).nullish(),
+  MessageStream: z.string().nullish(),
 });
+
+/** The scope of a Postmark message: its stream, or one of its metadata. */
+function scopeOf(
+  message: { MessageStream?: string | null | undefined; Metadata?: Record<string, unknown> | null | undefined },
+  context: MappingContext,
+): string | undefined {
+  return messageScope(context.scopeFrom, {
+    stream: message.MessageStream,
+    named: (name) => message.Metadata?.[name],
+  });
+}
 
 // Only a bounce has a type worth reading: a spam complaint is a complaint, whatever its Type says.
 const bounceTypeSchema = z.object({ Type: text });
@@ -102,6 +116,7 @@ function subscriptionChange(data: unknown, context: MappingContext): MappedPaylo
     source_id: feedSourceId(POSTMARK_SOURCE_IDS, change.Metadata?.[context.emailIdTag], change.MessageID ?? changeId),
     occurred_at: change.ChangedAt,
     provider_message_id: change.MessageID ?? undefined,
+    scope: scopeOf(change, context),
   };
   return {
     events: [
@@ -140,6 +155,7 @@ export const mapPostmark: FeedMapper = (body, _delivery, context) => {
     source_id: feedSourceId(POSTMARK_SOURCE_IDS, record.Metadata?.[context.emailIdTag], record.MessageID),
     occurred_at: record.BouncedAt,
     provider_message_id: record.MessageID,
+    scope: scopeOf(record, context),
   };
   if (outcome === 'complaint') return { events: [{ ...event, type: 'complaint' }], ignored: [] };
   // Only Details is the receiving server's answer; Description is Postmark's fixed text for the bounce

@@ -139,7 +139,11 @@ export function createFeedReceiver(options: FeedReceiverOptions): FeedReceiver {
     const mapped =
       verified.text === null
         ? { events: [], ignored: [] }
-        : provider.map(verified.text, verified.delivery, { accountId: feed.accountId, emailIdTag: options.emailIdTag });
+        : provider.map(verified.text, verified.delivery, {
+            accountId: feed.accountId,
+            emailIdTag: options.emailIdTag,
+            scopeFrom: feed.scopeFrom,
+          });
     return { ...queueable(mapped), replayToken };
   }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bouncedRecipient } from '../bounces/bounced-recipient.js';
 import { RECIPIENT_UNIDENTIFIED } from '../bounces/provider-rules.js';
 import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
+import { messageScope } from './message-scope.js';
 import { feedEventId, feedSourceId } from './event-ids.js';
 import { InvalidPayloadError } from './feed-errors.js';
 import type { FeedMapper } from './feed-mapping.js';
@@ -81,6 +82,7 @@ export const mapResend: FeedMapper = (body, delivery, context) => {
   if (!deliveryId) throw new InvalidPayloadError(`Not ${WHAT}: the \`svix-id\` header is required.`);
   const occurred_at = occurredAt(event);
   const source_id = feedSourceId(RESEND_SOURCE_IDS, tagValue(event.data.tags, context.emailIdTag), event.data.email_id);
+  const scope = messageScope(context.scopeFrom, { named: (name) => tagValue(event.data.tags, name) });
   const bounce = event.data.bounce;
   const bounceType = BOUNCE_TYPES.get(bounce?.type?.toLowerCase() ?? '') ?? 'undetermined';
 
@@ -102,6 +104,7 @@ export const mapResend: FeedMapper = (body, delivery, context) => {
       source_id,
       occurred_at,
       provider_message_id: event.data.email_id,
+      scope,
     };
     events.set(
       event_id,

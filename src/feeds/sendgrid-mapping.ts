@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
+import { messageScope } from './message-scope.js';
 import { feedEventId, feedSourceId } from './event-ids.js';
 import type { FeedMapper, MappedPayload, MappingContext } from './feed-mapping.js';
 import { parseJson, parsePayload, timestampField } from './payload-parsing.js';
@@ -60,6 +61,12 @@ function eventBase(report: Report, context: MappingContext): Omit<SuppressionEve
     ),
     occurred_at: report.timestamp,
     provider_message_id: report.sg_message_id,
+    // Custom arguments are top-level keys of the event, as the email-id tag is.
+    scope: messageScope(context.scopeFrom, {
+      asmGroup: report['asm_group_id'],
+      category: report['category'],
+      named: (name) => report[name],
+    }),
   };
 }
 

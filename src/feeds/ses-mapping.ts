@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
+import { messageScope } from './message-scope.js';
 import { feedEventId, feedSourceId } from './event-ids.js';
 import { InvalidPayloadError } from './feed-errors.js';
 import type { FeedMapper, MappingContext } from './feed-mapping.js';
@@ -83,6 +84,11 @@ function eventBase(
     source_id: feedSourceId(SES_SOURCE_IDS, mail.tags?.[context.emailIdTag]?.[0], mail.messageId),
     occurred_at: occurredAt ?? mail.timestamp,
     provider_message_id: mail.messageId,
+    // SES tags every message with the configuration set it was sent through, as `ses:configuration-set`.
+    scope: messageScope(context.scopeFrom, {
+      configurationSet: mail.tags?.['ses:configuration-set'],
+      named: (name) => mail.tags?.[name],
+    }),
   };
 }
 

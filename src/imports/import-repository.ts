@@ -1,4 +1,5 @@
 import type { Origin } from '../suppressions/suppression.js';
+import { scopeOfStored, storedScope, type Scope } from '../domain/scope.js';
 import type { ListFormat } from '../lists/list-format.js';
 import type { InvalidLine } from '../lists/queue-list.js';
 import type { Queryable } from '../db/database.js';
@@ -24,6 +25,7 @@ export interface ImportRecord extends Omit<ImportReading, 'invalidLines'> {
   id: string;
   accountId: string;
   origin: Origin;
+  scope: Scope;
   format: ListFormat;
   status: ImportReadStatus;
   invalidLines: InvalidLine[];
@@ -45,11 +47,11 @@ export interface ImportRecord extends Omit<ImportReading, 'invalidLines'> {
 
 export async function createImport(
   db: Queryable,
-  entry: { id: string; accountId: string; origin: Origin; format: ListFormat },
+  entry: { id: string; accountId: string; origin: Origin; scope: Scope; format: ListFormat },
 ): Promise<void> {
   await db.query({
-    text: `INSERT INTO imports (id, account_id, origin, format, status) VALUES ($1, $2, $3, $4, 'reading')`,
-    values: [entry.id, entry.accountId, entry.origin, entry.format],
+    text: `INSERT INTO imports (id, account_id, origin, scope, format, status) VALUES ($1, $2, $3, $4, $5, 'reading')`,
+    values: [entry.id, entry.accountId, entry.origin, storedScope(entry.scope), entry.format],
   });
 }
 
@@ -132,6 +134,7 @@ interface ImportRow {
   id: string;
   account_id: string;
   origin: Origin;
+  scope: string;
   format: ListFormat;
   status: ImportReadStatus;
   lines: string;
@@ -179,6 +182,7 @@ export async function findImport(db: Queryable, accountId: string, id: string): 
     id: row.id,
     accountId: row.account_id,
     origin: row.origin,
+    scope: scopeOfStored(row.scope),
     format: row.format,
     status: row.status,
     lines: Number(row.lines),

@@ -35,6 +35,7 @@ export function toImportResource(record: ImportRecord, now = Date.now()): Import
     id: record.id,
     status,
     origin: record.origin,
+    scope: record.scope,
     format: record.format,
     created_at: record.createdAt.toISOString(),
     completed_at: status === 'completed' ? (record.lastFinishedAt ?? record.updatedAt).toISOString() : null,

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { Scope } from '../domain/scope.js';
 import type { BatchProducer } from '../batches/batch-producer.js';
 import type { Database } from '../db/database.js';
 import { recordImportJob, recordImportReading, type ImportReading } from './import-repository.js';
@@ -24,6 +25,7 @@ export interface ImportInput {
   importId: string;
   accountId: string;
   origin: Origin;
+  scope: Scope;
   format: ListFormat;
   input: Readable;
 }
@@ -89,7 +91,7 @@ export async function readImport(run: ImportInput): Promise<ImportReadResult> {
     summary = await queueList(
       readAddresses(run.input, { format: run.format }),
       producer,
-      { kind: 'add', accountId: run.accountId, origin: run.origin },
+      { kind: 'add', accountId: run.accountId, origin: run.origin, scope: run.scope },
       {
         chunkSize: IMPORT_JOB_ENTRIES,
         onInvalid: (problem) => {

@@ -1,15 +1,25 @@
 import type { BatchProducer } from '../batches/batch-producer.js';
 import { emailProblem, normalizeEmail } from '../domain/email.js';
 import { isUuid } from '../domain/ids.js';
+import type { Scope } from '../domain/scope.js';
 import type { Origin } from '../suppressions/suppression.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../queues.js';
 import type { ListEntry, ReadSummary } from './list-entry.js';
 
 /** What to do with a list: add its addresses to an account's list, or take them (or ids) off. */
 export type ListOperation =
-  | { kind: 'add'; accountId: string; origin: Origin }
-  /** `force` (with a `reason`) removes entries a complaint put on the list too; the reason is kept in their history. */
-  | { kind: 'remove'; accountId: string; force?: boolean | undefined; reason?: string | undefined };
+  | { kind: 'add'; accountId: string; origin: Origin; scope?: Scope | undefined }
+  /**
+   * `force` (with a `reason`) removes entries a complaint put on the list too; the reason is kept in
+   * their history. `scope` selects the addresses' entries of that scope (ids name theirs).
+   */
+  | {
+      kind: 'remove';
+      accountId: string;
+      force?: boolean | undefined;
+      reason?: string | undefined;
+      scope?: Scope | undefined;
+    };
 
 /** A line that was not queued: its number (from 1), the value on it if any, and why. */
 export interface InvalidLine {
@@ -108,10 +118,17 @@ export async function queueList(
 
   const send = (kind: Kind, keys: string[]): Promise<string> =>
     operation.kind === 'add'
-      ? producer.add({ account_id: operation.accountId, emails: keys, origin: operation.origin, source_id: null })
+      ? producer.add({
+          account_id: operation.accountId,
+          emails: keys,
+          origin: operation.origin,
+          source_id: null,
+          ...(operation.scope != null && { scope: operation.scope }),
+        })
       : producer.remove({
           account_id: operation.accountId,
           [kind]: keys,
+          ...(kind === 'emails' && operation.scope != null && { scope: operation.scope }),
           ...(operation.force === true && { force: true }),
           ...(operation.reason !== undefined && { reason: operation.reason }),
         });

@@ -35,11 +35,11 @@ WITH rules AS (
 ), deleted AS (
   DELETE FROM suppressions s USING expired
   WHERE s.account_id = expired.account_id AND s.id = expired.id
-  RETURNING s.account_id, s.id, s.email
+  RETURNING s.account_id, s.id, s.email, s.scope
 ), audited AS (
   INSERT INTO suppression_events
-    (account_id, event_id, type, email, api_key_id, suppression_id, outcome, removal_reason, received_at)
-  SELECT account_id, 'expired-' || id, 'removal', email, NULL, id, 'removed', 'expired', now()
+    (account_id, event_id, type, email, scope, api_key_id, suppression_id, outcome, removal_reason, received_at)
+  SELECT account_id, 'expired-' || id, 'removal', email, scope, NULL, id, 'removed', 'expired', now()
   FROM deleted
 )
 SELECT count(*)::int AS removed FROM deleted`;

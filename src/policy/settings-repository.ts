@@ -4,7 +4,7 @@ import {
   type BounceCategory,
   type BounceAction,
 } from '../bounces/categories.js';
-import { DEFAULT_SETTINGS, type SettingsChange, type SuppressionSettings } from './settings.js';
+import { DEFAULT_SETTINGS, type ComplaintScope, type SettingsChange, type SuppressionSettings } from './settings.js';
 import type { SoftBounceRule } from '../events/soft-bounce-threshold.js';
 import type { Queryable } from '../db/database.js';
 
@@ -15,10 +15,11 @@ interface SettingsRow {
   expire_bounce_after_days: number | null;
   expire_complaint_after_days: number | null;
   expire_manual_after_days: number | null;
+  complaint_scope: ComplaintScope;
 }
 
 const COLUMNS =
-  'bounce_actions, soft_bounce_threshold, soft_bounce_window_days, expire_bounce_after_days, expire_complaint_after_days, expire_manual_after_days';
+  'bounce_actions, soft_bounce_threshold, soft_bounce_window_days, expire_bounce_after_days, expire_complaint_after_days, expire_manual_after_days, complaint_scope';
 
 /** The account's actions: those it set over the defaults. */
 function actionsOf(stored: Partial<Record<BounceCategory, BounceAction>>): BounceActions {
@@ -35,6 +36,7 @@ function fromRow(row: SettingsRow): SuppressionSettings {
       complaint: row.expire_complaint_after_days,
       manual: row.expire_manual_after_days,
     },
+    complaint_scope: row.complaint_scope,
   };
 }
 
@@ -58,7 +60,7 @@ export async function updateSettings(
   change: SettingsChange,
 ): Promise<SuppressionSettings> {
   // For each column: whether the change sets it, and to what (null included).
-  const fields: [string, boolean, number | null | undefined][] = [
+  const fields: [string, boolean, number | string | null | undefined][] = [
     ['soft_bounce_threshold', 'soft_bounce_threshold' in change, change.soft_bounce_threshold],
     ['soft_bounce_window_days', 'soft_bounce_window_days' in change, change.soft_bounce_window_days],
     ['expire_bounce_after_days', 'bounce' in (change.expire_after_days ?? {}), change.expire_after_days?.bounce],
@@ -68,6 +70,7 @@ export async function updateSettings(
       change.expire_after_days?.complaint,
     ],
     ['expire_manual_after_days', 'manual' in (change.expire_after_days ?? {}), change.expire_after_days?.manual],
+    ['complaint_scope', 'complaint_scope' in change, change.complaint_scope],
   ];
   const values: unknown[] = [accountId];
   const sets: string[] = [];
@@ -102,9 +105,14 @@ export interface EventPolicy {
   actions: BounceActions;
   /** The soft-bounce threshold and window; null when the account set no threshold. */
   softBounce: SoftBounceRule | null;
+  complaintScope: ComplaintScope;
 }
 
-export const DEFAULT_EVENT_POLICY: EventPolicy = Object.freeze({ actions: DEFAULT_BOUNCE_ACTIONS, softBounce: null });
+export const DEFAULT_EVENT_POLICY: EventPolicy = Object.freeze({
+  actions: DEFAULT_BOUNCE_ACTIONS,
+  softBounce: null,
+  complaintScope: DEFAULT_SETTINGS.complaint_scope,
+});
 
 /** The policy of each of these accounts that changed its settings; the others have DEFAULT_EVENT_POLICY. */
 export async function eventPolicies(db: Queryable, accountIds: readonly string[]): Promise<Map<string, EventPolicy>> {
@@ -113,9 +121,10 @@ export async function eventPolicies(db: Queryable, accountIds: readonly string[]
     bounce_actions: Partial<Record<BounceCategory, BounceAction>>;
     soft_bounce_threshold: number | null;
     soft_bounce_window_days: number;
+    complaint_scope: ComplaintScope;
   }>({
     name: 'event-policies',
-    text: `SELECT account_id, bounce_actions, soft_bounce_threshold, soft_bounce_window_days FROM account_settings
+    text: `SELECT account_id, bounce_actions, soft_bounce_threshold, soft_bounce_window_days, complaint_scope FROM account_settings
            WHERE account_id = ANY($1::uuid[])`,
     values: [accountIds],
   });
@@ -128,6 +137,7 @@ export async function eventPolicies(db: Queryable, accountIds: readonly string[]
           row.soft_bounce_threshold === null
             ? null
             : { threshold: row.soft_bounce_threshold, windowDays: row.soft_bounce_window_days },
+        complaintScope: row.complaint_scope,
       },
     ]),
   );

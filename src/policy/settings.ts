@@ -19,13 +19,19 @@ export interface SuppressionSettings {
   soft_bounce_window_days: number;
   /** Days after which an entry of each origin is removed; null: never. */
   expire_after_days: Record<Origin, number | null>;
+  /** Where a complaint about a message of a named scope puts its address: that scope, or the whole account. */
+  complaint_scope: ComplaintScope;
 }
+
+export const COMPLAINT_SCOPES = ['message', 'global'] as const;
+export type ComplaintScope = (typeof COMPLAINT_SCOPES)[number];
 
 export const DEFAULT_SETTINGS: SuppressionSettings = Object.freeze({
   bounce_actions: DEFAULT_BOUNCE_ACTIONS,
   soft_bounce_threshold: null,
   soft_bounce_window_days: 7,
   expire_after_days: Object.freeze({ bounce: null, complaint: null, manual: null }),
+  complaint_scope: 'message',
 });
 
 export const SOFT_BOUNCE_THRESHOLD = { min: 2, max: 100 } as const;
@@ -38,4 +44,5 @@ export interface SettingsChange {
   soft_bounce_threshold?: number | null;
   soft_bounce_window_days?: number;
   expire_after_days?: Partial<Record<Origin, number | null>>;
+  complaint_scope?: ComplaintScope;
 }

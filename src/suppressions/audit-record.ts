@@ -1,3 +1,4 @@
+import type { Scope } from '../domain/scope.js';
 import type {
   AuditOutcome,
   AuditRecordResource,
@@ -20,6 +21,8 @@ export interface AuditRecord {
   type: 'bounce' | 'complaint' | 'removal';
   outcome: AuditOutcome;
   email: string;
+  /** The scope of the entry it made, found or removed (null: the whole account). */
+  scope: Scope;
   sourceId: string | null;
   bounce: {
     type: string | null;
@@ -52,6 +55,7 @@ export function toAuditRecordResource(record: AuditRecord): AuditRecordResource 
     type: record.type,
     outcome: record.outcome,
     email: record.email,
+    scope: record.scope,
     source_id: record.sourceId,
     bounce: record.bounce && {
       type: record.bounce.type,

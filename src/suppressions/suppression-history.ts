@@ -1,5 +1,6 @@
 import type { AuditOutcome, AuditRecord } from './audit-record.js';
 import type { Queryable } from '../db/database.js';
+import { scopeOfStored } from '../domain/scope.js';
 import { keysetPage, UnknownCursorError, type KeysetPlan, type KeysetQuery } from '../db/keyset-page.js';
 import type { BounceDecisionColumns, BounceEvidenceColumns } from '../events/event-columns.js';
 
@@ -8,6 +9,7 @@ interface AuditRow extends BounceEvidenceColumns, BounceDecisionColumns {
   type: AuditRecord['type'];
   outcome: AuditOutcome;
   email: string;
+  scope: string;
   source_id: string | null;
   complaint_feedback_type: string | null;
   provider_message_id: string | null;
@@ -19,7 +21,7 @@ interface AuditRow extends BounceEvidenceColumns, BounceDecisionColumns {
   received_at: Date;
 }
 
-const AUDIT_COLUMNS = `event_id, type, outcome, email, source_id, bounce_type, bounce_sub_type, bounce_status,
+const AUDIT_COLUMNS = `event_id, type, outcome, email, scope, source_id, bounce_type, bounce_sub_type, bounce_status,
   bounce_reply_code, bounce_diagnostic, bounce_provider, bounce_remote_mta, bounce_category, bounce_reason, bounce_rule,
   classifier_version, complaint_feedback_type, provider_message_id, api_key_id, removal_reason, reason, suppression_id,
   occurred_at, received_at`;
@@ -30,6 +32,7 @@ function fromRow(row: AuditRow): AuditRecord {
     type: row.type,
     outcome: row.outcome,
     email: row.email,
+    scope: scopeOfStored(row.scope),
     sourceId: row.source_id,
     bounce:
       row.type === 'bounce'

@@ -1,6 +1,7 @@
 import type { EmailFilter } from './email-search.js';
 import type { Origin, Suppression } from './suppression.js';
 import { newId } from '../domain/ids.js';
+import { scopeOfStored, storedScope, type Scope } from '../domain/scope.js';
 import type { Queryable } from '../db/database.js';
 import { keysetPage, keysetPlan, type KeysetQuery } from '../db/keyset-page.js';
 
@@ -10,10 +11,11 @@ export interface SuppressionRow {
   email: string;
   origin: Origin;
   source_id: string | null;
+  scope: string;
   created_at: Date;
 }
 
-export const COLUMNS = 'id, account_id, email, origin, source_id, created_at';
+export const COLUMNS = 'id, account_id, email, origin, source_id, scope, created_at';
 
 export function fromRow(row: SuppressionRow): Suppression {
   return {
@@ -22,6 +24,7 @@ export function fromRow(row: SuppressionRow): Suppression {
     email: row.email,
     origin: row.origin,
     sourceId: row.source_id,
+    scope: scopeOfStored(row.scope),
     createdAt: row.created_at,
   };
 }
@@ -29,6 +32,8 @@ export function fromRow(row: SuppressionRow): Suppression {
 export interface ListQuery extends KeysetQuery<string> {
   accountId: string;
   origin?: Origin | undefined;
+  /** Only the entries of this named scope. */
+  scope?: string | undefined;
   email?: EmailFilter | undefined;
   domain?: string | undefined;
   /** Exclusive bounds on `created_at`, to the millisecond (see `filterConditions`). */
@@ -58,6 +63,7 @@ function filterConditions(query: ListQuery, values: unknown[]): string[] {
     conditions.push(sql(`$${values.length}`));
   };
   if (query.origin !== undefined) add((p) => `origin = ${p}`, query.origin);
+  if (query.scope !== undefined) add((p) => `scope = ${p}`, query.scope);
   if (query.email !== undefined) {
     if ('exact' in query.email) add((p) => `email = ${p}`, query.email.exact);
     else add((p) => `email LIKE ${p}`, likePrefix(query.email.prefix));
@@ -85,58 +91,84 @@ export async function listSuppressions(db: Queryable, query: ListQuery): Promise
   return { entries: page.rows.map(fromRow), hasMore: page.hasMore };
 }
 
+/** The entry of this address in this scope (the whole account's when `scope` is null). */
 export async function findSuppressionByEmail(
   db: Queryable,
   accountId: string,
   email: string,
+  scope: Scope = null,
 ): Promise<Suppression | null> {
   const { rows } = await db.query<SuppressionRow>({
     name: 'suppression-by-email',
-    text: `SELECT ${COLUMNS} FROM suppressions WHERE account_id = $1 AND email = $2`,
-    values: [accountId, email],
+    text: `SELECT ${COLUMNS} FROM suppressions WHERE account_id = $1 AND email = $2 AND scope = $3`,
+    values: [accountId, email, storedScope(scope)],
   });
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
-/** Pairs of (account, value) to look up at once: `accountIds[i]` with `values[i]`. */
+/**
+ * Triples of (account, value, stored scope) to look up at once: `accountIds[i]` with `values[i]`
+ * and `scopes[i]`.
+ */
 export interface AccountValues {
   accountIds: readonly string[];
   values: readonly string[];
+  scopes: readonly string[];
 }
+
+/**
+ * How an address's entries are matched to the scope asked for: `exact` finds the entry of that
+ * scope only (retrieve, remove); `covering` the entry that applies to a send in that scope, the whole
+ * account's first, else the scope's own (the check).
+ */
+export type ScopeMatch = 'exact' | 'covering';
+
+/** An entry found for a triple, with the scope the triple asked for (stored form). */
+export interface Found {
+  askedScope: string;
+  entry: Suppression;
+}
+
+const PROBE_BY_EMAIL: Record<ScopeMatch, string> = {
+  exact: 'email = wanted.value AND scope = wanted.scope',
+  // '' (the whole account) sorts before any named scope.
+  covering: "email = wanted.value AND scope IN ('', wanted.scope) ORDER BY scope",
+};
 
 /**
  * The entries of these (account, `column`) pairs, of any number of accounts, in no particular order:
  * one round trip. A lateral probe per pair, which LIMIT 1 keeps from being turned into a join: joined,
  * the planner may hash the whole table; probed, each pair costs one index lookup however large the
- * account.
+ * account. An id names one entry whatever its scope; an address is matched to its scope by `match`.
  */
 async function findByPairs(
   db: Queryable,
   name: string,
-  column: 'email' | 'id',
+  probe: string,
+  type: 'uuid' | 'text',
   pairs: AccountValues,
-): Promise<Suppression[]> {
-  const { rows } = await db.query<SuppressionRow>({
+): Promise<Found[]> {
+  const { rows } = await db.query<SuppressionRow & { asked_scope: string }>({
     name,
-    text: `SELECT s.id, s.account_id, s.email, s.origin, s.source_id, s.created_at
-           FROM unnest($1::uuid[], $2::${column === 'id' ? 'uuid' : 'text'}[]) AS wanted(account_id, value)
+    text: `SELECT s.id, s.account_id, s.email, s.origin, s.source_id, s.scope, s.created_at, wanted.scope AS asked_scope
+           FROM unnest($1::uuid[], $2::${type}[], $3::text[]) AS wanted(account_id, value, scope)
            CROSS JOIN LATERAL (
              SELECT ${COLUMNS} FROM suppressions
-             WHERE account_id = wanted.account_id AND ${column} = wanted.value LIMIT 1
+             WHERE account_id = wanted.account_id AND ${probe} LIMIT 1
            ) s`,
-    values: [pairs.accountIds, pairs.values],
+    values: [pairs.accountIds, pairs.values, pairs.scopes],
   });
-  return rows.map(fromRow);
+  return rows.map((row) => ({ askedScope: row.asked_scope, entry: fromRow(row) }));
 }
 
-/** The entries of these (account, normalised address) pairs; see `findByPairs`. */
-export function findSuppressionsByEmails(db: Queryable, pairs: AccountValues): Promise<Suppression[]> {
-  return findByPairs(db, 'suppressions-by-emails', 'email', pairs);
+/** The entries of these (account, normalised address, scope) triples; see `findByPairs`. */
+export function findSuppressionsByEmails(db: Queryable, pairs: AccountValues, match: ScopeMatch): Promise<Found[]> {
+  return findByPairs(db, `suppressions-by-emails-${match}`, PROBE_BY_EMAIL[match], 'text', pairs);
 }
 
-/** The entries of these (account, id) pairs; see `findByPairs`. */
-export function findSuppressionsByIds(db: Queryable, pairs: AccountValues): Promise<Suppression[]> {
-  return findByPairs(db, 'suppressions-by-ids', 'id', pairs);
+/** The entries of these (account, id) pairs, whatever their scope; see `findByPairs`. */
+export function findSuppressionsByIds(db: Queryable, pairs: AccountValues): Promise<Found[]> {
+  return findByPairs(db, 'suppressions-by-ids', 'id = wanted.value', 'uuid', pairs);
 }
 
 export interface NewSuppression {
@@ -144,38 +176,46 @@ export interface NewSuppression {
   email: string;
   origin: Origin;
   sourceId: string | null;
+  /** The whole account's when absent. */
+  scope?: Scope;
 }
 
 export interface AddedSuppression {
   id: string;
   email: string;
+  scope: Scope;
   /** False when the address was already on the list: its entry is kept as it was. */
   created: boolean;
 }
 
 const ADD_SQL = `
 WITH input AS (
-  SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[]) WITH ORDINALITY AS t(id, email, origin, source_id, ord)
+  SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::text[])
+    WITH ORDINALITY AS t(id, email, origin, source_id, scope, ord)
 ), inserted AS (
-  INSERT INTO suppressions (id, account_id, email, origin, source_id)
-  SELECT id, $1, email, origin, source_id FROM input ORDER BY email
-  ON CONFLICT (account_id, email) DO NOTHING
+  INSERT INTO suppressions (id, account_id, email, origin, source_id, scope)
+  SELECT id, $1, email, origin, source_id, scope FROM input ORDER BY email, scope
+  ON CONFLICT (account_id, email, scope) DO NOTHING
   RETURNING id
 )
 -- "IN (SELECT ...)" is a hashed lookup; a join of the two CTEs would be planned as a nested loop.
-SELECT input.email,
+SELECT input.email, input.scope,
        CASE
          WHEN input.id IN (SELECT id FROM inserted) THEN input.id
-         ELSE (SELECT existing.id FROM suppressions existing WHERE existing.account_id = $1 AND existing.email = input.email)
+         ELSE (SELECT existing.id FROM suppressions existing
+               WHERE existing.account_id = $1 AND existing.email = input.email AND existing.scope = input.scope)
        END AS id,
        input.id IN (SELECT id FROM inserted) AS created
 FROM input
 ORDER BY input.ord`;
 
+const entryKey = (email: string, scope: string): string => `${email}\n${scope}`;
+
 /**
  * Inserts the entries that are new and returns, in input order, the id each address has on the
- * list; the first entry for an address wins. Emails must be normalised and distinct. Rows are
- * inserted in email order so that concurrent batches take their locks in one order.
+ * list in its scope; the first entry for an address and scope wins. Emails must be normalised and
+ * distinct within a scope. Rows are inserted in (email, scope) order so that concurrent batches take
+ * their locks in one order.
  */
 export async function addSuppressions(
   db: Queryable,
@@ -183,11 +223,12 @@ export async function addSuppressions(
   entries: readonly NewSuppression[],
 ): Promise<AddedSuppression[]> {
   const results = new Map<string, AddedSuppression>();
+  const keyOf = (entry: NewSuppression) => entryKey(entry.email, storedScope(entry.scope ?? null));
   let pending = entries;
   // An entry inserted by a concurrent transaction after this statement's snapshot is neither
   // inserted nor visible; running the statement again for those finds it.
   for (let attempt = 0; pending.length > 0 && attempt < 5; attempt += 1) {
-    const { rows } = await db.query<{ email: string; id: string | null; created: boolean }>({
+    const { rows } = await db.query<{ email: string; scope: string; id: string | null; created: boolean }>({
       // Unnamed: a generic plan saved while the table was small would go on scanning it whole.
       text: ADD_SQL,
       values: [
@@ -196,43 +237,47 @@ export async function addSuppressions(
         pending.map((entry) => entry.email),
         pending.map((entry) => entry.origin),
         pending.map((entry) => entry.sourceId),
+        pending.map((entry) => storedScope(entry.scope ?? null)),
       ],
     });
     for (const row of rows) {
-      if (row.id !== null) results.set(row.email, { id: row.id, email: row.email, created: row.created });
+      if (row.id === null) continue;
+      const added = { id: row.id, email: row.email, scope: scopeOfStored(row.scope), created: row.created };
+      results.set(entryKey(row.email, row.scope), added);
     }
-    pending = pending.filter((entry) => !results.has(entry.email));
+    pending = pending.filter((entry) => !results.has(keyOf(entry)));
   }
   if (pending.length > 0) throw new Error(`Could not settle ${pending.length} suppressions under concurrent changes`);
-  return entries.map((entry) => results.get(entry.email) as AddedSuppression);
+  return entries.map((entry) => results.get(keyOf(entry)) as AddedSuppression);
 }
 
-export type RemovalTarget = { ids: readonly string[] } | { emails: readonly string[] };
+/** Entries by id (whatever their scope), or by address in one scope (the whole account's when null). */
+export type RemovalTarget = { ids: readonly string[] } | { emails: readonly string[]; scope?: Scope };
 
 // The entries asked for are locked first, so that what is judged protected is what would be
 // deleted; the delete happens only when none is, and then removes them all.
-const REMOVE_SQL = (column: 'id' | 'email', type: 'uuid' | 'text') => `
+const REMOVE_SQL = (targets: string) => `
 WITH targeted AS (
-  SELECT id, email, origin FROM suppressions WHERE account_id = $1 AND ${column} = ANY($2::${type}[]) FOR UPDATE
+  SELECT id, email, origin FROM suppressions WHERE account_id = $1 AND ${targets} FOR UPDATE
 ), refused AS (
   SELECT id, email FROM targeted WHERE origin = 'complaint' AND NOT $5::boolean
 ), deleted AS (
   DELETE FROM suppressions
   WHERE account_id = $1 AND id IN (SELECT id FROM targeted) AND NOT EXISTS (SELECT 1 FROM refused)
-  RETURNING id, email
+  RETURNING id, email, scope
 ), numbered AS (
-  SELECT id, email, row_number() OVER () AS n FROM deleted
+  SELECT id, email, scope, row_number() OVER () AS n FROM deleted
 ), audited AS (
-  INSERT INTO suppression_events (account_id, event_id, type, email, api_key_id, suppression_id, outcome, reason)
-  SELECT $1, audit.id, 'removal', numbered.email, $3, numbered.id, 'removed', $6
+  INSERT INTO suppression_events (account_id, event_id, type, email, scope, api_key_id, suppression_id, outcome, reason)
+  SELECT $1, audit.id, 'removal', numbered.email, numbered.scope, $3, numbered.id, 'removed', $6
   FROM numbered JOIN unnest($4::text[]) WITH ORDINALITY AS audit(id, n) USING (n)
 )
 SELECT id, email, false AS refused FROM deleted
 UNION ALL
 SELECT id, email, true FROM refused`;
 
-const REMOVE_BY_IDS = REMOVE_SQL('id', 'uuid');
-const REMOVE_BY_EMAILS = REMOVE_SQL('email', 'text');
+const REMOVE_BY_IDS = REMOVE_SQL('id = ANY($2::uuid[])');
+const REMOVE_BY_EMAILS = REMOVE_SQL('email = ANY($2::text[]) AND scope = $7');
 
 export interface RemovalOptions {
   /** The key that asked for the removal, recorded with it; null for the service's own removals. */
@@ -247,7 +292,7 @@ export interface RemovalOptions {
 export type Removal = { removed: string[] } | { refused: { id: string; email: string }[] };
 
 /**
- * Deletes the entries with these (lower-case) ids or normalised emails and records each removal,
+ * Deletes the entries with these (lower-case) ids, or of these normalised emails in one scope, and records each removal,
  * with the key that made it and the reason given, in the audit trail; what matched nothing is left
  * out. An entry a complaint put there is removed only with `force`: without it, the removal
  * removes nothing and names the entries that refused it.
@@ -260,10 +305,12 @@ export async function removeSuppressions(
 ): Promise<Removal> {
   const byIds = 'ids' in target;
   const keys = byIds ? target.ids : target.emails;
-  const { rows } = await db.query<{ id: string; email: string; refused: boolean }>({
-    text: byIds ? REMOVE_BY_IDS : REMOVE_BY_EMAILS,
-    values: [accountId, keys, options.keyId, keys.map(() => newId()), options.force, options.reason],
-  });
+  const values = [accountId, keys, options.keyId, keys.map(() => newId()), options.force, options.reason];
+  const { rows } = await db.query<{ id: string; email: string; refused: boolean }>(
+    byIds
+      ? { text: REMOVE_BY_IDS, values }
+      : { text: REMOVE_BY_EMAILS, values: [...values, storedScope(target.scope ?? null)] },
+  );
   const refused = rows.filter((row) => row.refused);
   if (refused.length > 0) return { refused: refused.map(({ id, email }) => ({ id, email })) };
   const idByKey = new Map(rows.map((row) => [byIds ? row.id : row.email, row.id]));

@@ -1,4 +1,5 @@
 import type { SuppressionResource } from '../contract/suppression.js';
+import type { Scope } from '../domain/scope.js';
 
 export const ORIGINS = ['bounce', 'complaint', 'manual'] as const;
 export type Origin = (typeof ORIGINS)[number];
@@ -9,6 +10,7 @@ export interface Suppression {
   email: string;
   origin: Origin;
   sourceId: string | null;
+  scope: Scope;
   createdAt: Date;
 }
 
@@ -21,6 +23,7 @@ export function toResource(suppression: Suppression): SuppressionResource {
     email: suppression.email,
     origin: suppression.origin,
     source_id: suppression.sourceId,
+    scope: suppression.scope,
     created_at: suppression.createdAt.toISOString(),
   };
 }

@@ -1,4 +1,5 @@
 import { newId } from '../domain/ids.js';
+import { scopeOfStored } from '../domain/scope.js';
 import type { Origin } from '../suppressions/suppression.js';
 import type { SuppressionChange } from './change-payload.js';
 import type { DeliveryStatus, DueDelivery } from './delivery.js';
@@ -13,6 +14,7 @@ interface ChangeRow {
   email: string;
   origin: Origin;
   source_id: string | null;
+  scope: string;
   suppression_created_at: Date;
   created_at: Date;
 }
@@ -23,7 +25,7 @@ interface ChangeRow {
  */
 export async function takeChanges(db: Queryable, limit: number): Promise<SuppressionChange[]> {
   const { rows } = await db.query<ChangeRow>({
-    text: `SELECT id, account_id, type, suppression_id, email, origin, source_id, suppression_created_at, created_at
+    text: `SELECT id, account_id, type, suppression_id, email, origin, source_id, scope, suppression_created_at, created_at
            FROM suppression_changes ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
     values: [limit],
   });
@@ -36,6 +38,7 @@ export async function takeChanges(db: Queryable, limit: number): Promise<Suppres
       email: row.email,
       origin: row.origin,
       sourceId: row.source_id,
+      scope: scopeOfStored(row.scope),
       createdAt: row.suppression_created_at,
     },
     createdAt: row.created_at,

@@ -80,7 +80,7 @@ describe('importing a file', () => {
       page.getByRole('link', { name: 'Export bounce entries as CSV' }).click(),
     ]);
     const exported = (await readFile(await download.path(), 'utf8')).trim().split('\n');
-    expect(exported[0]).toBe('id,email,origin,source_id,created_at');
+    expect(exported[0]).toBe('id,email,origin,source_id,created_at,scope');
     expect(
       exported
         .slice(1)

@@ -348,7 +348,7 @@ describe('exporting', () => {
       return readFile(await download.path(), 'utf8');
     };
     const whole = (await readDownload()).trim().split('\n');
-    expect(whole[0]).toBe('id,email,origin,source_id,created_at');
+    expect(whole[0]).toBe('id,email,origin,source_id,created_at,scope');
     expect(whole.slice(1).map((line) => line.split(',')[1])).toEqual(await emailsShown(page));
     expect(whole).toHaveLength(6);
 

@@ -55,7 +55,13 @@ describe('bench building blocks', () => {
       expect(Object.keys(results.lookup).sort()).toEqual(
         ['baseline_p99_ms', 'baseline_rps', 'p50_ms', 'p99_ms', 'ratio', 'rps'].sort(),
       );
-      expect(Object.keys(results.check).sort()).toEqual(['addresses_per_s', 'baseline_addresses_per_s', 'ratio']);
+      expect(Object.keys(results.check).sort()).toEqual([
+        'addresses_per_s',
+        'baseline_addresses_per_s',
+        'ratio',
+        'scoped_addresses_per_s',
+        'scoped_ratio',
+      ]);
       expect(Object.keys(results.list).sort()).toEqual(['deep_page_p50_ms', 'first_page_p50_ms', 'ratio'].sort());
       expect(Object.keys(results.ingest).sort()).toEqual(
         ['baseline_jobs_per_s', 'events', 'events_per_s', 'ratio'].sort(),
@@ -76,6 +82,8 @@ describe('bench building blocks', () => {
         results.check.addresses_per_s,
         results.check.baseline_addresses_per_s,
         results.check.ratio,
+        results.check.scoped_addresses_per_s,
+        results.check.scoped_ratio,
         results.client.addresses_per_s,
         results.list.first_page_p50_ms,
         results.list.deep_page_p50_ms,

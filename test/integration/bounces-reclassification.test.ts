@@ -296,7 +296,7 @@ describe('POST /bounces/reclassifications', () => {
       // The writer now enters the address as the event path does: it waits for the run's delete.
       const entering = writer.query({
         text: `INSERT INTO suppressions (id, account_id, email, origin) VALUES ($1, $2, $3, 'bounce')
-               ON CONFLICT (account_id, email) DO NOTHING RETURNING id`,
+               ON CONFLICT (account_id, email, scope) DO NOTHING RETURNING id`,
         values: [newId(), accountId, email],
       });
       // The run gives way: the entry is there again, and the writer finds it.

@@ -16,7 +16,7 @@ import { runCli, type CliRun, type CliRunOptions } from '../support/run-cli.js';
 import { sleep } from '../support/sleep.js';
 import { newApiAccount, useTestApp } from '../support/test-app.js';
 
-const HEADER = 'id,email,origin,source_id,created_at';
+const HEADER = 'id,email,origin,source_id,created_at,scope';
 const LARGE = 5_200;
 
 const app = useTestApp();
@@ -83,11 +83,11 @@ describe('export as CSV', () => {
     const expected = [...seeded]
       .reverse()
       .map(
-        (entry) => `${entry.id},${entry.email},${entry.origin},${entry.sourceId ?? ''},${createdAt.get(entry.id)}\n`,
+        (entry) => `${entry.id},${entry.email},${entry.origin},${entry.sourceId ?? ''},${createdAt.get(entry.id)},\n`,
       );
     expect(text).toBe(`${HEADER}\n${expected.join('')}`);
     expect(result).toEqual({ exported: 4, complete: true });
-    expect(lines(text)[1]).toMatch(/,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(lines(text)[1]).toMatch(/,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z,$/);
   });
 
   it('when an origin is given, then only entries of that origin are exported, in both formats', async () => {

@@ -20,7 +20,16 @@ describe('npm run cli -- feeds', () => {
     const lines = run.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const created = JSON.parse(lines[0] as string);
-    expect(Object.keys(created).sort()).toEqual(['account_id', 'feed_id', 'password', 'path', 'provider', 'username']);
+    expect(Object.keys(created).sort()).toEqual([
+      'account_id',
+      'feed_id',
+      'password',
+      'path',
+      'provider',
+      'scope_from',
+      'username',
+    ]);
+    expect(created.scope_from).toBeNull();
     expect(created.feed_id).toMatch(/^feed_[A-Za-z0-9_-]{32}$/);
     expect(created.path).toBe(`/feeds/${created.feed_id}`);
     expect(created.provider).toBe('postmark');
@@ -103,6 +112,14 @@ describe('npm run cli -- feeds', () => {
     expect(again.stderr).toContain(`No feed with id ${feedId}`);
   });
 
+  it('when a feed is created to read the message stream, then it is kept with the feed and printed', async () => {
+    const run = await cli('create', '--account', accountName(), '--provider', 'postmark', '--scope-from', 'stream');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Scope of each message read from: stream');
+    const id = /Created postmark feed (feed_\S+)/.exec(run.stdout)?.[1];
+    expect((await findFeed(app.database.db, id!))?.scopeFrom).toBe('stream');
+  });
+
   it('when a provider’s option is missing, malformed or another provider’s, then nothing is created and the error says which', async () => {
     const name = accountName();
     const cases: [string[], RegExp][] = [
@@ -111,6 +128,10 @@ describe('npm run cli -- feeds', () => {
       [['--provider', 'sendgrid', '--public-key', 'bm90IGEga2V5'], /ECDSA P-256 public key/],
       [['--provider', 'resend', '--signing-secret', 'secret'], /whsec_/],
       [['--provider', 'postmark', '--signing-key', 'k'], /--signing-key is not an option of postmark feeds/],
+      [
+        ['--provider', 'postmark', '--scope-from', 'category'],
+        /--scope-from of a Postmark feed is one of stream, tag:<name>; got "category"/,
+      ],
     ];
     for (const [args, message] of cases) {
       const run = await cli('create', '--account', name, ...args);

@@ -61,6 +61,7 @@ describe('npm run cli -- settings show', () => {
         '  expire_after_days.bounce            30',
         '  expire_after_days.complaint         never',
         '  expire_after_days.manual            never',
+        '  complaint_scope                     message',
         '',
       ].join('\n'),
     );
@@ -97,6 +98,8 @@ describe('npm run cli -- settings set', () => {
       '3650',
       '--expire-manual-after-days',
       '1',
+      '--complaint-scope',
+      'global',
       '--json',
     );
 
@@ -106,6 +109,7 @@ describe('npm run cli -- settings set', () => {
       soft_bounce_threshold: 4,
       soft_bounce_window_days: 14,
       expire_after_days: { bounce: 30, complaint: 3650, manual: 1 },
+      complaint_scope: 'global',
     };
     expect(jsonOf(run)).toStrictEqual({ account_id: account.id, account: account.name, ...expected });
     expect(await getSettings(database.db, account.id)).toStrictEqual(expected);
@@ -144,6 +148,7 @@ describe('npm run cli -- settings set', () => {
         '  expire_after_days.bounce            30',
         '  expire_after_days.complaint         never',
         '  expire_after_days.manual            90',
+        '  complaint_scope                     message',
         '',
       ].join('\n'),
     );
@@ -152,6 +157,7 @@ describe('npm run cli -- settings set', () => {
       soft_bounce_threshold: null,
       soft_bounce_window_days: 10,
       expire_after_days: { bounce: 30, complaint: null, manual: 90 },
+      complaint_scope: 'message',
     });
   });
 
@@ -192,7 +198,7 @@ describe('npm run cli -- settings set', () => {
 
     expectFailure(
       await cli('set', '--account', account.name),
-      'Give at least one of --bounce-action, --soft-bounce-threshold, --soft-bounce-window-days, --expire-bounce-after-days, --expire-complaint-after-days or --expire-manual-after-days.',
+      'Give at least one of --bounce-action, --soft-bounce-threshold, --soft-bounce-window-days, --expire-bounce-after-days, --expire-complaint-after-days, --expire-manual-after-days or --complaint-scope.',
     );
   });
 
@@ -207,6 +213,7 @@ describe('npm run cli -- settings set', () => {
     expect(await getSettings(database.db, mine.id)).toStrictEqual({
       ...DEFAULT_SETTINGS,
       expire_after_days: { bounce: null, complaint: null, manual: 12 },
+      complaint_scope: 'message',
     });
   });
 });

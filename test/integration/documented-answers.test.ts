@@ -285,6 +285,7 @@ describe('the successful answers of the OpenAPI document', () => {
       email: 'jane@example.com',
       origin: 'manual',
       source_id: null,
+      scope: null,
       created_at: '2026-03-14T09:26:53.589Z',
     };
     const answer = {

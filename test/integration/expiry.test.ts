@@ -289,7 +289,7 @@ describe('the scheduled sweep', () => {
     const { accountId } = await newAccount(database.db);
     const [old, young] = [newId(), newId()];
     for (const id of [old, young]) {
-      await createImport(database.db, { id, accountId, origin: 'manual', format: 'csv' });
+      await createImport(database.db, { id, accountId, origin: 'manual', scope: null, format: 'csv' });
       await recordImportJob(database.db, id, '1', 10);
     }
     await database.db.query({

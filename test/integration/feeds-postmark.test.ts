@@ -43,6 +43,30 @@ describe('Postmark webhooks', () => {
     });
   });
 
+  it('when the feed reads the message stream, then a complaint stops only that stream’s sends, and a bounce every send', async () => {
+    const created = await app.newFeed('postmark', {}, 'stream');
+    const { api } = created.account;
+    const complaint = fixture('postmark', 'spam-complaint.json').replace(
+      /"MessageStream":\s*"outbound"/,
+      '"MessageStream": "Broadcast"',
+    );
+    expect((await app.send(created.feed, complaint, credentials(created), scenarios.live())).status).toBe(200);
+    await recorded(app, created.account.accountId, 1);
+
+    const check = async (scope?: string) =>
+      (await api.post('/suppressions/check', { emails: ['john@example.com'], ...(scope && { scope }) })).body
+        .suppressed;
+    expect(await check('broadcast')).toEqual([expect.objectContaining({ origin: 'complaint', scope: 'broadcast' })]);
+    expect(await check()).toEqual([]);
+
+    const bounce = fixture('postmark', 'bounce-hard.json').replace(
+      /"MessageStream":\s*"outbound"/,
+      '"MessageStream": "Broadcast"',
+    );
+    expect((await app.send(created.feed, bounce, credentials(created), scenarios.live())).status).toBe(200);
+    expect(await suppression(created, 'john@example.com')).toMatchObject({ origin: 'bounce', scope: null });
+  });
+
   it('when two bounces have IDs that differ past 2^53, then they are two events', async () => {
     const created = await app.newFeed('postmark');
     const sample = fixture('postmark', 'bounce-soft.json');

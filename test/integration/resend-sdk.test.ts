@@ -48,6 +48,8 @@ describe('adding through the SDK', () => {
       email,
       origin: 'manual',
       source_id: null,
+
+      scope: null,
       created_at: expect.stringMatching(ISO_MS),
     });
   });
@@ -95,6 +97,7 @@ describe('listing through the SDK', () => {
         email: emailById.get(id),
         origin: 'manual',
         source_id: null,
+        scope: null,
         created_at: expect.stringMatching(ISO_MS),
       })),
     );

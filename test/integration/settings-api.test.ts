@@ -27,6 +27,7 @@ const DEFAULTS = {
   soft_bounce_threshold: null,
   soft_bounce_window_days: 7,
   expire_after_days: { bounce: null, complaint: null, manual: null },
+  complaint_scope: 'message',
 };
 
 const patch = (api: ApiClient, body: unknown, rawBody?: string): Promise<ApiResponse> =>
@@ -79,6 +80,7 @@ describe('PATCH /settings/suppressions', () => {
       soft_bounce_threshold: 3,
       soft_bounce_window_days: 14,
       expire_after_days: { bounce: 30, complaint: 3650, manual: 1 },
+      complaint_scope: 'global',
     };
 
     const response = await patch(api, body);
@@ -103,6 +105,7 @@ describe('PATCH /settings/suppressions', () => {
       soft_bounce_threshold: 5,
       soft_bounce_window_days: 2,
       expire_after_days: { bounce: 60, complaint: 90, manual: 120 },
+      complaint_scope: 'message',
     });
     expect(bounce.body).toStrictEqual({
       object: 'suppression_settings',
@@ -110,6 +113,7 @@ describe('PATCH /settings/suppressions', () => {
       soft_bounce_threshold: 5,
       soft_bounce_window_days: 2,
       expire_after_days: { bounce: 10, complaint: 90, manual: 120 },
+      complaint_scope: 'message',
     });
   });
 
@@ -199,11 +203,11 @@ describe('PATCH /settings/suppressions: refused values', () => {
 
     expectInvalid(
       await patch(api, { soft_bounce_threshold: 3, threshold: 3 }),
-      'Unknown key `threshold` in the request body; the settings are `bounce_actions`, `soft_bounce_threshold`, `soft_bounce_window_days` and `expire_after_days`.',
+      'Unknown key `threshold` in the request body; the settings are `bounce_actions`, `soft_bounce_threshold`, `soft_bounce_window_days`, `expire_after_days` and `complaint_scope`.',
     );
     expectInvalid(
       await patch(api, { a: 1, b: 2 }),
-      'Unknown keys `a`, `b` in the request body; the settings are `bounce_actions`, `soft_bounce_threshold`, `soft_bounce_window_days` and `expire_after_days`.',
+      'Unknown keys `a`, `b` in the request body; the settings are `bounce_actions`, `soft_bounce_threshold`, `soft_bounce_window_days`, `expire_after_days` and `complaint_scope`.',
     );
     expect((await api.get(PATH)).body).toStrictEqual(DEFAULTS);
   });
@@ -225,7 +229,7 @@ describe('PATCH /settings/suppressions: refused values', () => {
 
     expectError(response, 422, 'validation_error');
     expect(response.body.message).toContain(`\`${'k'.repeat(40)}…\``);
-    expect(response.body.message.length).toBeLessThan(200);
+    expect(response.body.message.length).toBeLessThan(250);
   });
 
   it('when nothing is asked for, then it is refused with 422 rather than answered as a change', async () => {
@@ -233,7 +237,7 @@ describe('PATCH /settings/suppressions: refused values', () => {
 
     expectInvalid(
       await patch(api, {}),
-      'Provide at least one of `bounce_actions`, `soft_bounce_threshold`, `soft_bounce_window_days` or `expire_after_days`.',
+      'Provide at least one of `bounce_actions`, `soft_bounce_threshold`, `soft_bounce_window_days`, `expire_after_days` or `complaint_scope`.',
     );
     expectInvalid(
       await patch(api, { expire_after_days: {} }),

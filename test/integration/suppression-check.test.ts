@@ -40,6 +40,8 @@ describe('POST /suppressions/check', () => {
       email: first,
       origin: 'manual',
       source_id: null,
+
+      scope: null,
       created_at: expect.stringMatching(/Z$/),
     });
     expect(response.body.invalid).toEqual([

@@ -93,6 +93,25 @@ function rejection(outcome: PromiseSettledResult<unknown>): unknown {
 }
 
 describe('checking addresses', () => {
+  it('when a send has a scope, then the entries of that scope stop it too, and a send of no scope only the whole account’s', async () => {
+    const owner = await newApiAccount(app);
+    const [reader, dead] = uniqueEmails(2);
+    await owner.api.post('/suppressions', { email: reader, scope: 'newsletter' });
+    await owner.api.post('/suppressions', { email: dead });
+    const key = await newKey(app.database.db, owner.account, 'sending_access');
+    const client = clientOf(app.server, key.token);
+
+    const newsletter = await client.filterSendable([reader!, dead!], { scope: 'newsletter' });
+    const reset = await client.filterSendable([reader!, dead!]);
+
+    expect(newsletter.sendable).toEqual([]);
+    expect(reset.sendable).toEqual([reader]);
+    await expect(client.check([reader!], { scope: 'Not A Scope' })).rejects.toMatchObject({
+      statusCode: 422,
+      code: 'validation_error',
+    });
+  });
+
   it.each(['full_access', 'sending_access'] as const)(
     'when a %s key checks suppressed, unsuppressed, repeated (in other case) and invalid addresses, then each suppressed one comes back once with its entry and each invalid one with its position',
     async (permission) => {

@@ -42,7 +42,7 @@ describe('exporting the list over HTTP', () => {
     expect(response.headers.get('content-disposition')).toBe('attachment; filename=suppressions.csv');
     const body = await response.text();
     expect(body).toBe((await exportText(app.database.db, accountId, 'csv')).text);
-    expect(body.split('\n')[0]).toBe('id,email,origin,source_id,created_at');
+    expect(body.split('\n')[0]).toBe('id,email,origin,source_id,created_at,scope');
     expect(body.trim().split('\n')).toHaveLength(4);
   });
 
@@ -68,7 +68,7 @@ describe('exporting the list over HTTP', () => {
     const { token } = await accountWith([]);
     const response = await download(token, '');
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(await response.text()).toBe('id,email,origin,source_id,created_at\n');
+    expect(await response.text()).toBe('id,email,origin,source_id,created_at,scope\n');
   });
 
   it('when a list is larger than a cursor batch, then every entry arrives, newest first', async () => {
@@ -100,7 +100,7 @@ describe('exporting the list over HTTP', () => {
     expectError(await apiClient(app.server.url, sending.token).get('/suppressions/export'), 401, 'restricted_api_key');
 
     const other = await accountWith([]);
-    expect(await (await download(other.token, '')).text()).toBe('id,email,origin,source_id,created_at\n');
+    expect(await (await download(other.token, '')).text()).toBe('id,email,origin,source_id,created_at,scope\n');
   });
 
   it('when another method is used on the export, then it answers 405 with GET allowed', async () => {

@@ -50,6 +50,7 @@ describe('an address that bounced and was removed', () => {
           type: 'removal',
           outcome: 'removed',
           email,
+          scope: null,
           source_id: null,
           bounce: null,
           complaint: null,
@@ -67,6 +68,7 @@ describe('an address that bounced and was removed', () => {
           type: 'bounce',
           outcome: 'suppressed',
           email,
+          scope: null,
           source_id: bounce.source_id,
           bounce: {
             type: 'permanent',

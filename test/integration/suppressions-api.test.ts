@@ -31,6 +31,8 @@ describe('success codes and shapes', () => {
       email,
       origin: 'manual',
       source_id: null,
+
+      scope: null,
       created_at: expect.stringMatching(ISO_MS),
     });
   });
@@ -65,7 +67,15 @@ describe('success codes and shapes', () => {
     expect(response.body.object).toBe('list');
     expect(response.body.has_more).toBe(false);
     for (const entry of response.body.data) {
-      expect(Object.keys(entry).sort()).toEqual(['created_at', 'email', 'id', 'object', 'origin', 'source_id']);
+      expect(Object.keys(entry).sort()).toEqual([
+        'created_at',
+        'email',
+        'id',
+        'object',
+        'origin',
+        'scope',
+        'source_id',
+      ]);
       expect(entry.object).toBe('suppression');
       expect(entry.created_at).toMatch(ISO_MS);
     }

@@ -87,6 +87,8 @@ describe('what a delivery carries', () => {
           email,
           origin: 'manual',
           source_id: null,
+
+          scope: null,
           created_at: expect.stringMatching(ISO_MS),
         },
       },

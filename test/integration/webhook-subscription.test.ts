@@ -134,7 +134,7 @@ describe('the payload dispatch stores', () => {
     expect(rows.map((row) => row.payload)).toEqual([
       `{"type":"suppression.added","created_at":"${change.created_at.toISOString()}",` +
         `"data":{"object":"suppression","id":"${id}","email":"${email}","origin":"manual","source_id":null,` +
-        `"created_at":"${change.suppression_created_at.toISOString()}"}}`,
+        `"scope":null,"created_at":"${change.suppression_created_at.toISOString()}"}}`,
     ]);
   });
 });

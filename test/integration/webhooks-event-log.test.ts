@@ -90,6 +90,8 @@ describe('the event log through the SDK', () => {
           email: added.email,
           origin: 'manual',
           source_id: null,
+
+          scope: null,
           created_at: expect.stringMatching(ISO_MS),
         },
       },

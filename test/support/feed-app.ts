@@ -1,3 +1,4 @@
+import type { ScopeSource } from '../../src/feeds/message-scope.js';
 import { afterAll, beforeAll } from 'vitest';
 import { createFeed } from '../../src/feeds/feed-repository.js';
 import type { Queryable } from '../../src/db/database.js';
@@ -11,10 +12,14 @@ import type { RunningServer } from '../../api/server.js';
 import { queueConfig } from './test-config.js';
 
 export interface FeedApp extends TestApp {
-  /** A new account, and a feed of it for `provider`; for Postmark, the generated credentials too. */
+  /**
+   * A new account, and a feed of it for `provider` reading scopes from `scopeFrom`; for Postmark, the
+   * generated credentials too.
+   */
   newFeed(
     provider: Provider,
     input?: FeedSettingsInput,
+    scopeFrom?: ScopeSource | null,
   ): Promise<{ feed: Feed; account: ApiAccount; shown: Record<string, string | string[]> }>;
   /** POSTs a provider's request to a feed of the file's app (or of `server`). */
   send(feed: Feed, body: string, headers?: Record<string, string>, server?: RunningServer): Promise<FeedAnswer>;
@@ -45,7 +50,7 @@ export function useFeedApp(options: TestAppOptions = {}): FeedApp {
   });
 
   return Object.assign(Object.create(app) as object, {
-    async newFeed(provider: Provider, input: FeedSettingsInput = {}) {
+    async newFeed(provider: Provider, input: FeedSettingsInput = {}, scopeFrom: ScopeSource | null = null) {
       const account = await newApiAccount(app);
       const settings = feedSettings(provider, input);
       const feed = await createFeed(app.database.db, {
@@ -53,6 +58,7 @@ export function useFeedApp(options: TestAppOptions = {}): FeedApp {
         accountId: account.accountId,
         provider,
         verification: settings.verification,
+        scopeFrom,
       });
       return { feed, account, shown: settings.shown };
     },

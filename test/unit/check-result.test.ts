@@ -7,6 +7,7 @@ const entry = {
   email: 'gone@example.com',
   origin: 'bounce',
   source_id: null,
+  scope: null,
   created_at: '2025-01-01T00:00:00.000Z',
 };
 const sent = ['Gone@Example.com', 'nope', 'ok@example.com', 'gone@example.com'];

@@ -15,6 +15,7 @@ function record(eventId: string, accountId = ACCOUNT): EventRecord {
     source_id: '01890a5d-ac96-774b-bcce-b302099a8059',
     action: 'suppress',
     origin: 'complaint',
+    scope: '',
     suppression_id: `suppression-of-${eventId}`,
     occurred_at: '2026-01-01T00:00:00.000Z',
     bounce_type: null,

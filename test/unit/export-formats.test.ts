@@ -12,6 +12,7 @@ function entry(overrides: Partial<Suppression> = {}): Suppression {
     email: 'jane@example.com',
     origin: 'bounce',
     sourceId: '5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+    scope: null,
     createdAt: new Date('2026-10-06T23:47:56.678Z'),
     ...overrides,
   };
@@ -31,16 +32,16 @@ describe('export formats', () => {
       [
         entry({ email: '"a,b"@example.com', sourceId: null }),
         entry({ email: 'line\nbreak@example.com' }),
-        entry({ email: "o'hara@example.com" }),
+        entry({ email: "o'hara@example.com", scope: 'newsletter' }),
       ],
       'csv',
     );
 
     expect(csv).toBe(
-      'id,email,origin,source_id,created_at\n' +
-        '0192d1a4-5e6f-7a01-8b02-0c0d0e0f1011,"""a,b""@example.com",bounce,,2026-10-06T23:47:56.678Z\n' +
-        '0192d1a4-5e6f-7a01-8b02-0c0d0e0f1011,"line\nbreak@example.com",bounce,5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d,2026-10-06T23:47:56.678Z\n' +
-        "0192d1a4-5e6f-7a01-8b02-0c0d0e0f1011,o'hara@example.com,bounce,5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d,2026-10-06T23:47:56.678Z\n",
+      'id,email,origin,source_id,created_at,scope\n' +
+        '0192d1a4-5e6f-7a01-8b02-0c0d0e0f1011,"""a,b""@example.com",bounce,,2026-10-06T23:47:56.678Z,\n' +
+        '0192d1a4-5e6f-7a01-8b02-0c0d0e0f1011,"line\nbreak@example.com",bounce,5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d,2026-10-06T23:47:56.678Z,\n' +
+        "0192d1a4-5e6f-7a01-8b02-0c0d0e0f1011,o'hara@example.com,bounce,5b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d,2026-10-06T23:47:56.678Z,newsletter\n",
     );
   });
 
@@ -49,7 +50,7 @@ describe('export formats', () => {
 
     expect(ndjson).toBe(
       '{"object":"suppression","id":"0192d1a4-5e6f-7a01-8b02-0c0d0e0f1011","email":"\\"a,b\\"@example.com",' +
-        '"origin":"manual","source_id":null,"created_at":"2026-10-06T23:47:56.678Z"}\n',
+        '"origin":"manual","source_id":null,"scope":null,"created_at":"2026-10-06T23:47:56.678Z"}\n',
     );
   });
 

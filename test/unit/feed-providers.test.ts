@@ -22,6 +22,7 @@ const sixth: FeedProvider<'sixth', { token: string }> = {
     create: (input) => ({ verification: { token: String(input.token) }, shown: {} }),
     hints: ['Point it at the path.'],
   },
+  scopeSources: [],
   verify: (_verification, request) => ({ text: request.body.toString('utf8'), delivery: {} }),
   map: () => ({ events: [], ignored: [] }),
 };
@@ -65,6 +66,7 @@ describe('the feed provider registry', () => {
       '--public-key <base64>',
       '--signing-key <key>',
       '--signing-secret <secret>',
+      '--scope-from <source>',
       '--json',
     ]);
     expect(create.options.find((option) => option.flags === '--provider <provider>')?.argChoices).toEqual(PROVIDERS);

@@ -12,6 +12,7 @@ function entry(email: string): SuppressionResource {
     email,
     origin: 'bounce',
     source_id: null,
+    scope: null,
     created_at: '2025-01-01T00:00:00.000Z',
   };
 }

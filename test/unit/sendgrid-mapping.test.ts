@@ -5,7 +5,7 @@ import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
 import type { MappedPayload } from '../../src/feeds/feed-mapping.js';
 import { mapSendGrid } from '../../src/feeds/sendgrid-mapping.js';
 
-const context = { accountId: '0190f3a4-7c2e-7b1d-9a8e-3f6b5c4d2e10', emailIdTag: 'email_id' };
+const context = { accountId: '0190f3a4-7c2e-7b1d-9a8e-3f6b5c4d2e10', emailIdTag: 'email_id', scopeFrom: null };
 const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 // The SendGrid samples' message id, and the UUIDv5 it always stands for.
 const SG_MESSAGE_ID = '14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0';

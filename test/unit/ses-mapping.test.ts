@@ -5,7 +5,7 @@ import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
 import type { MappedPayload } from '../../src/feeds/feed-mapping.js';
 import { mapSes } from '../../src/feeds/ses-mapping.js';
 
-const context = { accountId: '0190f3a4-7c2e-7b1d-9a8e-3f6b5c4d2e10', emailIdTag: 'email_id' };
+const context = { accountId: '0190f3a4-7c2e-7b1d-9a8e-3f6b5c4d2e10', emailIdTag: 'email_id', scopeFrom: null };
 // An SNS MessageId as SNS writes it: the id of the envelope that carried the notification.
 const SNS_MESSAGE_ID = 'da41e39f-ea4d-435a-b922-c6aae3915ebe';
 const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorMessage, Loading } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
 import { setFlash } from '../flash.js';
-import { formatTime, originName } from '../format.js';
+import { formatTime, originName, scopeName } from '../format.js';
 import { href, navigate } from '../router.js';
 import { HistoryTable } from './history-table.js';
 
@@ -109,6 +109,8 @@ export function EntryPage({ id }: { id: string }) {
             <dd>
               <span class={`badge badge-${entry.origin}`}>{originName(entry.origin)}</span>
             </dd>
+            <dt>Scope</dt>
+            <dd>{scopeName(entry.scope)}</dd>
             <dt>Added</dt>
             <dd>{formatTime(entry.created_at)}</dd>
             <dt>Source email</dt>

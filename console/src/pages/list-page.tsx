@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorMessage, Loading, StatusMessage } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
 import { takeFlash } from '../flash.js';
-import { addresses, formatTime, originName } from '../format.js';
+import { addresses, formatTime, originName, scopeName } from '../format.js';
 import { href, navigate } from '../router.js';
 import { searchFilters } from '../search.js';
 
@@ -18,26 +18,31 @@ interface ListState {
 }
 
 /** The list's address in the console, from its search, filter and cursor. */
-function listPath(params: { q?: string; origin?: string; after?: string; before?: string }): string {
+type ListParams = { q?: string; origin?: string; scope?: string; after?: string; before?: string };
+
+function listPath(params: ListParams): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value) query.set(name, value);
   const text = query.toString();
   return text ? `/?${text}` : '/';
 }
 
-function exportHref(origin: string): string {
+function exportHref(origin: string, scope: string): string {
   const query = new URLSearchParams({ format: 'csv' });
   if (origin) query.set('origin', origin);
+  if (scope) query.set('scope', scope);
   return `${API}/export?${query.toString()}`;
 }
 
-/** The list, newest first, 50 a page, with the search, the origin filter, selection and removal. */
+/** The list, newest first, 50 a page, with the search, the origin and scope filters, selection and removal. */
 export function ListPage({ query }: { query: URLSearchParams }) {
   const q = query.get('q') ?? '';
   const origin = query.get('origin') ?? '';
+  const scope = query.get('scope') ?? '';
   const after = query.get('after') ?? '';
   const before = query.get('before') ?? '';
   const [search, setSearch] = useState(q);
+  const [scopeInput, setScopeInput] = useState(scope);
   const [list, setList] = useState<ListState>({ loading: true, page: null, error: null });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
@@ -47,12 +52,14 @@ export function ListPage({ query }: { query: URLSearchParams }) {
   const [reloads, setReloads] = useState(0);
 
   useEffect(() => setSearch(q), [q]);
+  useEffect(() => setScopeInput(scope), [scope]);
 
   useEffect(() => {
     let current = true;
     setList((previous) => ({ ...previous, loading: true, error: null }));
     const params = new URLSearchParams({ limit: String(PAGE_SIZE), ...searchFilters(q) });
     if (origin) params.set('origin', origin);
+    if (scope) params.set('scope', scope);
     if (after) params.set('after', after);
     if (before) params.set('before', before);
     request<SuppressionPage>('GET', `${API}?${params.toString()}`).then(
@@ -68,9 +75,9 @@ export function ListPage({ query }: { query: URLSearchParams }) {
     return () => {
       current = false;
     };
-  }, [q, origin, after, before, reloads]);
+  }, [q, origin, scope, after, before, reloads]);
 
-  function go(params: { q?: string; origin?: string; after?: string; before?: string }): void {
+  function go(params: ListParams): void {
     setStatus(null);
     navigate(listPath(params));
   }
@@ -97,7 +104,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
 
   const entries = list.page?.data ?? [];
   const complaintsSelected = entries.filter((entry) => selected.has(entry.id) && entry.origin === 'complaint').length;
-  const filtered = q !== '' || origin !== '';
+  const filtered = q !== '' || origin !== '' || scope !== '';
   // Keyset pages: `after` walks to older entries, `before` to newer ones; `has_more` speaks of the
   // direction of travel, and the way back is always open once a cursor was followed.
   const hasOlder = before ? true : (list.page?.has_more ?? false);
@@ -119,7 +126,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
         role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          go({ q: search.trim(), origin });
+          go({ q: search.trim(), origin, scope: scopeInput.trim().toLowerCase() });
         }}
       >
         <div class="field field-grow">
@@ -138,7 +145,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
         </div>
         <div class="field">
           <label for="origin">Origin</label>
-          <select id="origin" value={origin} onChange={(event) => go({ q, origin: event.currentTarget.value })}>
+          <select id="origin" value={origin} onChange={(event) => go({ q, origin: event.currentTarget.value, scope })}>
             <option value="">All origins</option>
             {ORIGINS.map((value) => (
               <option key={value} value={value}>
@@ -146,6 +153,16 @@ export function ListPage({ query }: { query: URLSearchParams }) {
               </option>
             ))}
           </select>
+        </div>
+        <div class="field">
+          <label for="scope">Scope</label>
+          <input
+            id="scope"
+            type="text"
+            value={scopeInput}
+            placeholder="all scopes"
+            onInput={(event) => setScopeInput(event.currentTarget.value)}
+          />
         </div>
         <div class="field field-button">
           <button type="submit" class="button button-primary">
@@ -166,8 +183,9 @@ export function ListPage({ query }: { query: URLSearchParams }) {
         >
           Remove selected{selected.size > 0 ? ` (${selected.size})` : ''}
         </button>
-        <a class="button" href={exportHref(origin)} download>
-          Export {origin ? `${originName(origin).toLowerCase()} entries` : 'all'} as CSV
+        <a class="button" href={exportHref(origin, scope)} download>
+          Export {origin ? `${originName(origin).toLowerCase()} entries` : 'all'}
+          {scope ? ` of ${scope}` : ''} as CSV
         </a>
         {filtered && (
           <a class="clear" href={href('/')}>
@@ -211,6 +229,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
                 </th>
                 <th scope="col">Email</th>
                 <th scope="col">Origin</th>
+                <th scope="col">Scope</th>
                 <th scope="col">Added</th>
               </tr>
             </thead>
@@ -231,6 +250,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
                   <td data-label="Origin">
                     <span class={`badge badge-${entry.origin}`}>{originName(entry.origin)}</span>
                   </td>
+                  <td data-label="Scope">{scopeName(entry.scope)}</td>
                   <td data-label="Added">{formatTime(entry.created_at)}</td>
                 </tr>
               ))}
@@ -244,7 +264,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
           type="button"
           class="button"
           disabled={!hasNewer || list.loading}
-          onClick={() => go({ q, origin, before: entries[0]?.id ?? after })}
+          onClick={() => go({ q, origin, scope, before: entries[0]?.id ?? after })}
         >
           ← Previous
         </button>
@@ -252,7 +272,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
           type="button"
           class="button"
           disabled={!hasOlder || list.loading || entries.length === 0}
-          onClick={() => go({ q, origin, after: entries.at(-1)?.id })}
+          onClick={() => go({ q, origin, scope, after: entries.at(-1)?.id })}
         >
           Next →
         </button>

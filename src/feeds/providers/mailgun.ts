@@ -17,6 +17,7 @@ export const mailgun: FeedProvider<'mailgun', MailgunVerification> = {
     },
     hints: ['Add it as the webhook URL for the permanent failure, temporary failure and spam complaint events.'],
   },
+  scopeSources: ['tag', 'tag:<name>'],
   verify(verification, request) {
     const token = verifyMailgun(verification, request);
     return { text: bodyText(request), delivery: {}, replayToken: token };

@@ -18,6 +18,7 @@ export const postmark: FeedProvider<'postmark', PostmarkVerification> = {
       'Set it as the webhook URL with the credentials above as Basic auth: https://<username>:<password>@<host>/feeds/<id>.',
     ],
   },
+  scopeSources: ['stream', 'tag:<name>'],
   verify(verification, request) {
     verifyPostmark(verification, request);
     return { text: bodyText(request), delivery: {} };

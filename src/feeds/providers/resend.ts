@@ -27,6 +27,7 @@ export const resend: FeedProvider<'resend', ResendVerification> = {
     },
     hints: ['Add it as a webhook endpoint for email.bounced and email.complained.'],
   },
+  scopeSources: ['tag:<name>'],
   verify(verification, request) {
     // The Svix message id, which a retry of the same message keeps.
     return { text: bodyText(request), delivery: { id: verifyResend(verification, request) } };

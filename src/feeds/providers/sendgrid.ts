@@ -21,6 +21,7 @@ export const sendgrid: FeedProvider<'sendgrid', SendGridVerification> = {
     },
     hints: ['Set it as the Event Webhook URL, with signed event webhook requests on.'],
   },
+  scopeSources: ['asm-group', 'category', 'tag:<name>'],
   verify(verification, request) {
     verifySendGrid(verification, request);
     return { text: bodyText(request), delivery: {} };

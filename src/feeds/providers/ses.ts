@@ -34,6 +34,7 @@ export const ses: FeedProvider<'ses', SesVerification> = {
       'Subscribe this URL (HTTPS) to the topic, with raw message delivery off; the subscription is confirmed on its first message.',
     ],
   },
+  scopeSources: ['configuration-set', 'tag:<name>'],
   async verify(verification, request, context) {
     const envelope = parseSnsEnvelope(request.body, headerValue(request.headers, 'x-amz-sns-rawdelivery'));
     await verifySns(verification, envelope, context.sns);

@@ -1,0 +1,71 @@
+/**
+ * npm run bench:check [-- --quick]: the send-time check alone, as `npm run bench` measures it: with
+ * and without a scope, and against the same query on a bare pg pool, on a fresh database. Prints the
+ * two rows of the summary table.
+ */
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startDeadline } from '../common/deadline.js';
+import { markdownTable } from '../common/report.js';
+import { inPhase } from '../ingest/ingest-measure.js';
+import { prepareApiBench } from './api-blocks.js';
+import { measureCheck } from './check-measure.js';
+import { FULL_SIZES, QUICK_SIZES, SUMMARY_HEADER, TARGETS } from './suite.js';
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } }, strict: true });
+  const quick = values.quick === true;
+  const sizes = (quick ? QUICK_SIZES : FULL_SIZES).api;
+  const logger = createLogger('warn');
+  const deadline = startDeadline(quick ? 120_000 : 300_000, `bench:check${quick ? ' --quick' : ''}`);
+  console.log(
+    `bench:check${quick ? ' --quick' : ''}: ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
+  );
+  try {
+    const check = await inPhase('check', logger, async (cleanup) => {
+      const bench = await prepareApiBench(loadConfig(), sizes, logger, deadline, cleanup);
+      const figures = await measureCheck(bench, deadline);
+      await bench.service.stop();
+      return figures;
+    });
+    const yes = (met: boolean): string => (met ? 'yes' : 'NO');
+    console.log(
+      markdownTable(SUMMARY_HEADER, [
+        [
+          'check POST /suppressions/check (1,000 per request)',
+          `${check.addresses_per_s} addresses/s`,
+          `${check.baseline_addresses_per_s} addresses/s (bare pg, same query)`,
+          `${check.ratio}`,
+          `≥ ${TARGETS.checkRatio}`,
+          yes(check.ratio >= TARGETS.checkRatio),
+        ],
+        [
+          'check with a scope (1,000 per request)',
+          `${check.scoped_addresses_per_s} addresses/s`,
+          `${check.addresses_per_s} addresses/s (the check without a scope)`,
+          `${check.scoped_ratio}`,
+          `≥ ${TARGETS.scopedCheckRatio}`,
+          yes(check.scoped_ratio >= TARGETS.scopedCheckRatio),
+        ],
+      ]),
+    );
+    return 0;
+  } catch (error) {
+    process.stderr.write(`bench:check failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    deadline.clear();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench:check: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
