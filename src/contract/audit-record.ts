@@ -76,9 +76,9 @@ export const auditRecordSchema = z
       .uuid()
       .nullable()
       .meta({ description: 'For a removal through the API: the id of the API key that made it.' }),
-    removal_reason: z.enum(['expired', 'reclassified']).nullable().meta({
+    removal_reason: z.enum(['expired', 'reclassified', 'reactivated']).nullable().meta({
       description:
-        '`expired` when the entry expired, `reclassified` when a reclassification found no evidence left for it; `null` when a removal was asked for, and for other records.',
+        '`expired` when the entry expired, `reclassified` when a reclassification found no evidence left for it, `reactivated` when the provider whose evidence alone put it there withdrew it (a Postmark reactivation); `null` when a removal was asked for, and for other records.',
     }),
     reason: z.string().nullable().meta({
       description:

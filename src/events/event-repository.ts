@@ -2,6 +2,7 @@ import type { EventRecord } from './event-record.js';
 import type { Queryable } from '../db/database.js';
 
 export type EventOutcome =
+  | 'removed'
   | 'suppressed'
   | 'suppressed_soft_bounce_threshold'
   | 'already_suppressed'

@@ -3,7 +3,7 @@ import { emailProblem, normalizeEmail } from '../domain/email.js';
 import { UUID_PATTERN } from '../domain/ids.js';
 import { SCOPE_PATTERN, SCOPE_RULE } from '../domain/scope.js';
 
-export const EVENT_TYPES = ['bounce', 'complaint'] as const;
+export const EVENT_TYPES = ['bounce', 'complaint', 'reactivation'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const BOUNCE_TYPES = ['permanent', 'transient', 'undetermined'] as const;
 export type BounceType = (typeof BOUNCE_TYPES)[number];
@@ -59,6 +59,15 @@ export const suppressionEventSchema = z
         })
         .optional(),
       complaint: z.object({ feedback_type: detail(64) }).optional(),
+      /**
+       * For a reactivation: the provider withdrawing its own verdict (`postmark`). It lifts the entries
+       * whose only evidence is that provider's feed's events (their ids start with `<provider>:`).
+       */
+      reactivation: z
+        .object({
+          provider: z.string().regex(/^[a-z0-9_-]{1,64}$/, { error: 'must be a provider name, such as postmark' }),
+        })
+        .optional(),
       /** The sending provider's id for the message, kept in the audit trail (set by provider feeds). */
       provider_message_id: detail(998),
       /**
@@ -77,6 +86,11 @@ export const suppressionEventSchema = z
     error: 'is required when type is bounce',
     path: ['bounce'],
     // Checked even when other fields are wrong, so one report names every problem.
+    when: ({ value }) => typeof value === 'object' && value !== null,
+  })
+  .refine((event) => event.type !== 'reactivation' || event.reactivation !== undefined, {
+    error: 'is required when type is reactivation',
+    path: ['reactivation'],
     when: ({ value }) => typeof value === 'object' && value !== null,
   });
 

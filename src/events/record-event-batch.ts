@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.js';
 import { recordEvents, type RecordedEvent } from './event-repository.js';
+import { applyReactivation } from './reactivation-repository.js';
 import { DEFAULT_EVENT_POLICY, eventPolicies, type EventPolicy } from '../policy/settings-repository.js';
 import { lockAddresses } from './soft-bounce-repository.js';
 import { applySoftBounceThresholds } from './apply-soft-bounce-thresholds.js';
@@ -20,6 +21,22 @@ import { isSoftBounce, type SoftBounceRule } from './soft-bounce-threshold.js';
  * events are spread over batches and workers. Any other batch is the one statement it always was.
  */
 export async function recordEventBatch(
+  db: Database,
+  events: readonly SuppressionEvent[],
+  classify?: BounceClassifier,
+): Promise<RecordedEvent[]> {
+  // Reactivations are rare, and undo entries rather than add them: each is a statement of its own,
+  // after the batch's bounces and complaints, so that one about an address of the batch sees them.
+  const reactivations = events.filter((event) => event.type === 'reactivation');
+  if (reactivations.length === 0) return recordSuppressingBatch(db, events, classify);
+  const others = events.filter((event) => event.type !== 'reactivation');
+  const recorded = others.length === 0 ? [] : await recordSuppressingBatch(db, others, classify);
+  const byEvent = new Map<SuppressionEvent, RecordedEvent>(others.map((event, index) => [event, recorded[index]!]));
+  for (const event of reactivations) byEvent.set(event, await applyReactivation(db, event));
+  return events.map((event) => byEvent.get(event) as RecordedEvent);
+}
+
+async function recordSuppressingBatch(
   db: Database,
   events: readonly SuppressionEvent[],
   classify?: BounceClassifier,

@@ -100,13 +100,17 @@ const losslessJson = (body: string): unknown =>
 
 /**
  * Broadcast streams report their hard bounces and spam complaints only as changes of the stream's
- * suppression list. Such a change is taken as the bounce or complaint it records; a reactivation, a
- * manual suppression or an unsubscribe is not a verdict on the address, and is acknowledged only.
+ * suppression list. Such a change is taken as the bounce or complaint it records. A reactivation (the
+ * customer lifted the address at Postmark) withdraws Postmark's verdict: it lifts what Postmark's
+ * evidence alone put on the list. A manual suppression or an unsubscribe is not a verdict on the
+ * address, and is acknowledged only.
  */
 function subscriptionChange(data: unknown, context: MappingContext): MappedPayload {
   const change = parsePayload(subscriptionChangeSchema, data, WHAT);
-  const reason = change.SuppressSending ? change.SuppressionReason : undefined;
-  if (reason !== 'HardBounce' && reason !== 'SpamComplaint') return { events: [], ignored: ['SubscriptionChange'] };
+  const reason = change.SuppressSending ? change.SuppressionReason : 'Reactivation';
+  if (reason !== 'HardBounce' && reason !== 'SpamComplaint' && reason !== 'Reactivation') {
+    return { events: [], ignored: ['SubscriptionChange'] };
+  }
   const email = recipientAddress(change.Recipient);
   const changeId = `${change.MessageID ?? ''}@${change.ChangedAt}`;
   const event: Omit<SuppressionEventInput, 'type'> = {
@@ -118,6 +122,9 @@ function subscriptionChange(data: unknown, context: MappingContext): MappedPaylo
     provider_message_id: change.MessageID ?? undefined,
     scope: scopeOf(change, context),
   };
+  if (reason === 'Reactivation') {
+    return { events: [{ ...event, type: 'reactivation', reactivation: { provider: 'postmark' } }], ignored: [] };
+  }
   return {
     events: [
       reason === 'HardBounce'

@@ -39,7 +39,7 @@ export interface AuditRecord {
   providerMessageId: string | null;
   /** For a removal through the API: the key that made it. */
   removedByKeyId: string | null;
-  removalReason: 'expired' | 'reclassified' | null;
+  removalReason: 'expired' | 'reclassified' | 'reactivated' | null;
   /** For a removal: the words its caller gave, if any. */
   reason: string | null;
   suppressionId: string | null;

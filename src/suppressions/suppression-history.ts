@@ -14,7 +14,7 @@ interface AuditRow extends BounceEvidenceColumns, BounceDecisionColumns {
   complaint_feedback_type: string | null;
   provider_message_id: string | null;
   api_key_id: string | null;
-  removal_reason: 'expired' | 'reclassified' | null;
+  removal_reason: 'expired' | 'reclassified' | 'reactivated' | null;
   reason: string | null;
   suppression_id: string | null;
   occurred_at: Date | null;

@@ -2,6 +2,7 @@
  * After a chaos run: every event that was published (or accepted from a feed) compared, row by
  * row, with what the database holds.
  */
+import type { EventType } from '../../src/events/event-schema.js';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -12,7 +13,7 @@ export interface ExpectedEvent {
   eventId: string;
   /** Normalised, as the list stores it. */
   email: string;
-  type: 'bounce' | 'complaint';
+  type: EventType;
   /** A complaint or a permanent bounce: its address must be on the list. */
   suppressing: boolean;
 }

@@ -167,8 +167,31 @@ describe('Postmark subscription changes (how broadcast streams report bounces)',
     expect(event).toMatchObject({ type: 'complaint', email: 'bounced-address@example.com' });
   });
 
+  it('when the change is a reactivation, then it is a reactivation by Postmark of the recipient, keyed on the change', () => {
+    const body = changed('subscription-change-hard-bounce.json', {
+      SuppressSending: false,
+      SuppressionReason: null,
+      MessageID: null,
+      Metadata: {},
+      ChangedAt: '2026-11-25T10:00:00.000Z',
+    });
+    expect(mapped(body)).toEqual({
+      events: [
+        {
+          account_id: CONTEXT.accountId,
+          event_id: 'postmark:subscription-change:@2026-11-25T10:00:00.000Z:bounced-address@example.com',
+          type: 'reactivation',
+          email: 'bounced-address@example.com',
+          source_id: expect.stringMatching(UUID_V5),
+          occurred_at: '2026-11-25T10:00:00.000Z',
+          reactivation: { provider: 'postmark' },
+        },
+      ],
+      ignored: [],
+    });
+  });
+
   it.each([
-    ['a reactivation', { SuppressSending: false, SuppressionReason: 'ManualSuppression', MessageID: null }],
     ['a manual suppression', { SuppressionReason: 'ManualSuppression', MessageID: null, Origin: 'Customer' }],
     ['an unsubscribe', { SuppressionReason: 'Unsubscribe' }],
   ])('when the change is %s, then it is acknowledged only', (_what, fields) => {

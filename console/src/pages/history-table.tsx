@@ -69,6 +69,13 @@ function Details({ record }: { record: AuditRecord }) {
   if (record.complaint) return <>Feedback type: {record.complaint.feedback_type ?? 'not given'}</>;
   if (record.removal_reason === 'expired') return <>Expired under the account’s policy</>;
   if (record.removal_reason === 'reclassified') return <>Lifted: reclassified bounces no longer suppress it</>;
+  if (record.removal_reason === 'reactivated') {
+    return record.outcome === 'removed' ? (
+      <>Lifted: the provider reactivated the address, and nothing else reported it</>
+    ) : (
+      <>The provider reactivated the address; other evidence keeps it on the list</>
+    );
+  }
   if (record.removed_by_key_id) {
     return (
       <>
