@@ -106,6 +106,8 @@ async function processAdd(db: Database, job: Job): Promise<BatchResult> {
         sourceId: batch.source_id,
         scope: batch.scope,
       })),
+      // A producer on the batches queue: the import it belongs to, when it is one.
+      { type: 'queue', id: batch.import_id ?? null },
     );
     const created = added.filter((entry) => entry.created).length;
     result.added += created;
@@ -128,7 +130,12 @@ async function removeUnprotected(
   chunk: readonly string[],
   result: BatchResult,
 ): Promise<string[]> {
-  const options = { keyId: null, force: batch.force, reason: batch.reason ?? null };
+  const options = {
+    keyId: null,
+    force: batch.force,
+    reason: batch.reason ?? null,
+    actor: { type: 'queue' as const, id: null },
+  };
   let pending = chunk;
   for (;;) {
     const target = batch.ids ? { ids: pending } : { emails: pending, scope: batch.scope };

@@ -62,7 +62,7 @@ export function consoleSession({ db, failureLimit }: ConsoleSessionOptions): Req
       failureLimit?.recordFailure(req);
       throw new AppError('invalid_session');
     }
-    const caller: Caller = { accountId: session.accountId, keyId: session.apiKeyId };
+    const caller: Caller = { accountId: session.accountId, keyId: session.apiKeyId, via: 'console' };
     res.locals['caller'] = caller;
     res.locals['consoleSession'] = session;
     next();

@@ -1,3 +1,4 @@
+import type { Actor } from '../../src/suppressions/actor.js';
 import type { NextFunction, Request, Response } from 'express';
 import { findApiKeyByHash, touchApiKey, type ApiKeyCredentials } from '../../src/accounts/api-key-repository.js';
 import type { Database } from '../../src/db/database.js';
@@ -10,6 +11,8 @@ import { ExpiringCache } from './expiring-cache.js';
 export interface Caller {
   accountId: string;
   keyId: string;
+  /** How the key was presented: as a bearer token, or through a console session made with it. */
+  via: 'api_key' | 'console';
 }
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
@@ -20,6 +23,12 @@ const MAX_CACHED_KEYS = 10_000;
 /** The caller that `authenticate` attached to this response. */
 export function callerOf(res: Response): Caller {
   return res.locals['caller'] as Caller;
+}
+
+/** The caller as the history names the maker of a record: its way in, and its key. */
+export function actorOf(res: Response): Actor {
+  const { via, keyId } = callerOf(res);
+  return { type: via, id: keyId };
 }
 
 /** The account the caller speaks for. */
@@ -87,7 +96,7 @@ export function authenticate(options: AuthenticateOptions) {
     if (credentials.permission !== 'full_access' && !(sendingAccess?.(req) ?? false)) {
       throw new AppError('restricted_api_key');
     }
-    const caller: Caller = { accountId: credentials.accountId, keyId: credentials.keyId };
+    const caller: Caller = { accountId: credentials.accountId, keyId: credentials.keyId, via: 'api_key' };
     res.locals['caller'] = caller;
     next();
   }

@@ -7,7 +7,7 @@ import {
 } from '../../src/contract/suppression.js';
 import { newId } from '../../src/domain/ids.js';
 import { addSuppressions, removeSuppressions } from '../../src/suppressions/suppression-repository.js';
-import { accountOf, callerOf } from '../http/authenticate.js';
+import { accountOf, actorOf, callerOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
 import { exampleIds } from '../openapi/examples.js';
@@ -73,6 +73,7 @@ export const batchAddEndpoint: Endpoint<SuppressionsDeps> = {
           sourceId: null,
           scope: body.scope ?? null,
         })),
+        actorOf(res),
       );
       res.status(201).json({ data: added.map(({ id }) => ({ object: 'suppression', id })) } satisfies BatchAddResult);
     },
@@ -131,6 +132,7 @@ export const batchRemoveEndpoint: Endpoint<SuppressionsDeps> = {
       const removed = removedOrRefused(
         await removeSuppressions(db, accountId, target, {
           keyId,
+          actor: actorOf(res),
           force: body.force ?? false,
           reason: body.reason ?? null,
         }),

@@ -16,7 +16,7 @@ import {
   listSuppressions,
   removeSuppressions,
 } from '../../src/suppressions/suppression-repository.js';
-import { accountOf, callerOf } from '../http/authenticate.js';
+import { accountOf, actorOf, callerOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
 import { exampleIds, exampleManualSuppression, exampleSuppression } from '../openapi/examples.js';
@@ -110,9 +110,12 @@ export const addSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
     async (req, res) => {
       const body = parseInput(addBodySchema, req.body);
       const email = requireEmail(body.email, 'email');
-      const [added] = await addSuppressions(db, accountOf(res), [
-        { id: newId(), email, origin: 'manual', sourceId: null, scope: body.scope ?? null },
-      ]);
+      const [added] = await addSuppressions(
+        db,
+        accountOf(res),
+        [{ id: newId(), email, origin: 'manual', sourceId: null, scope: body.scope ?? null }],
+        actorOf(res),
+      );
       // One entry in, one out: the statement answers for every address it is given.
       if (!added) throw new AppError('service_unavailable');
       res.status(201).json({ object: 'suppression', id: added.id } satisfies SuppressionRef);
@@ -190,7 +193,7 @@ export const removeSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
         db,
         accountId,
         'id' in target ? { ids: [target.id] } : { emails: [target.email], scope: query.scope ?? null },
-        { keyId, force: query.force ?? false, reason: query.reason ?? null },
+        { keyId, force: query.force ?? false, reason: query.reason ?? null, actor: actorOf(res) },
       );
       const [id] = removedOrRefused(removal);
       if (id === undefined) throw new AppError('not_found');

@@ -216,8 +216,10 @@ export async function deleteEntries(
              RETURNING s.account_id, s.id, s.email, s.scope
            ), audited AS (
              INSERT INTO suppression_events
-               (account_id, event_id, type, email, scope, suppression_id, outcome, removal_reason, received_at)
-             SELECT account_id, 'reclassified-' || $2 || '-' || id, 'removal', email, scope, id, 'removed', 'reclassified', now()
+               (account_id, event_id, type, email, scope, suppression_id, outcome, removal_reason, received_at,
+                actor_type, actor_id)
+             SELECT account_id, 'reclassified-' || $2 || '-' || id, 'removal', email, scope, id, 'removed', 'reclassified',
+                    now(), 'system', $2
              FROM lifted
            )
            SELECT id, email FROM lifted`,

@@ -1,3 +1,4 @@
+import { ACTOR_TYPES } from '../suppressions/actor.js';
 import { scopeOutput } from './scope.js';
 import { z } from 'zod';
 import { BOUNCE_CATEGORIES, BOUNCE_REASONS, type BounceReason } from '../bounces/categories.js';
@@ -36,7 +37,10 @@ export const auditRecordSchema = z
       description: 'The upstream’s id of a bounce or complaint; for a removal, an id of this service.',
       example: 'ses-0102018f5e2c9b1a-7d1c',
     }),
-    type: z.enum(['bounce', 'complaint', 'removal']),
+    type: z.enum(['bounce', 'complaint', 'removal', 'addition']).meta({
+      description:
+        'A bounce or a complaint (an event), the removal of an entry, or the addition of one through the API, the console or an import.',
+    }),
     outcome: z.enum(AUDIT_OUTCOMES).meta({
       description:
         'What the record did: added the address (`suppressed`, or `suppressed_soft_bounce_threshold` for the soft bounce that reached the account’s threshold), found it already listed, left it off the list (a bounce whose action is not `suppress`, or a complaint that is none), or `removed` it.',
@@ -84,6 +88,17 @@ export const auditRecordSchema = z
       description:
         'For a removal: the reason its caller gave (required to remove an entry a complaint put on the list); otherwise `null`.',
     }),
+    actor: z
+      .object({
+        type: z.enum(ACTOR_TYPES),
+        id: z.string().nullable(),
+      })
+      .strict()
+      .meta({
+        description:
+          'Who or what made the record: `api_key` and `console` (the id of the key, or of the console session’s key), `feed` (the feed’s id), `queue` (a producer’s event, or a batch job: the import’s id when it was one), `unsubscribe_link` (the recipient’s one-click unsubscribe) or `system` (expiry, or a reclassification: its run’s id). `id` is `null` where there is none to name, as for records kept from before actors were.',
+        example: { type: 'api_key', id: '019ceba0-7f12-7c4e-8d3a-2b9e5f1c0a64' },
+      }),
     suppression_id: z.uuid().nullable().meta({ description: 'The entry the record added, found or removed.' }),
     occurred_at: isoMillis
       .nullable()

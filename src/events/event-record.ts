@@ -27,6 +27,9 @@ export interface EventRecord extends BounceEvidenceColumns, BounceDecisionColumn
   suppression_id: string | null;
   /** The scope of the entry it makes or finds, as stored ('' for the whole account). */
   scope: string;
+  /** Who reported it: a feed (by its id), or a producer on the events queue. */
+  actor_type: 'feed' | 'queue';
+  actor_id: string | null;
   occurred_at: string;
   complaint_feedback_type: string | null;
   provider_message_id: string | null;
@@ -58,6 +61,8 @@ export function toEventRecord(
     origin,
     suppression_id: origin === null ? null : newId(),
     scope: entryScope(event, policy.complaintScope),
+    actor_type: event.feed_id === undefined ? 'queue' : 'feed',
+    actor_id: event.feed_id ?? null,
     occurred_at: event.occurred_at,
     bounce_type: event.bounce?.type ?? null,
     bounce_sub_type: event.bounce?.sub_type ?? null,

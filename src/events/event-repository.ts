@@ -23,6 +23,7 @@ WITH input AS (
   -- The record's fields are the columns' names, so the JSON keys are read as they are.
   SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (
     account_id uuid, event_id text, type text, email text, source_id uuid, origin text, suppression_id uuid, scope text,
+    actor_type text, actor_id text,
     occurred_at timestamptz, bounce_type text, bounce_sub_type text, bounce_status text, bounce_reply_code text,
     bounce_diagnostic text, bounce_provider text, bounce_remote_mta text, bounce_category text, bounce_reason text,
     bounce_rule text, classifier_version text, complaint_feedback_type text, provider_message_id text
@@ -45,7 +46,8 @@ WITH input AS (
   INSERT INTO suppression_events (account_id, event_id, type, email, scope, source_id, bounce_type, bounce_sub_type,
                                   bounce_status, bounce_reply_code, bounce_diagnostic, bounce_provider,
                                   bounce_remote_mta, bounce_category, bounce_reason, bounce_rule, classifier_version,
-                                  complaint_feedback_type, provider_message_id, suppression_id, outcome, occurred_at)
+                                  complaint_feedback_type, provider_message_id, suppression_id, outcome, occurred_at,
+                                  actor_type, actor_id)
   SELECT f.account_id, f.event_id, f.type, f.email, f.scope, f.source_id, f.bounce_type, f.bounce_sub_type,
          f.bounce_status, f.bounce_reply_code, f.bounce_diagnostic, f.bounce_provider, f.bounce_remote_mta,
          f.bounce_category, f.bounce_reason, f.bounce_rule, f.classifier_version,
@@ -68,7 +70,7 @@ WITH input AS (
            WHEN f.suppression_id IN (SELECT id FROM added) THEN 'suppressed'
            ELSE 'already_suppressed'
          END,
-         f.occurred_at
+         f.occurred_at, f.actor_type, f.actor_id
   FROM fresh f
   ORDER BY f.account_id, f.event_id
   ON CONFLICT (account_id, event_id) DO NOTHING

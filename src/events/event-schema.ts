@@ -70,6 +70,11 @@ export const suppressionEventSchema = z
         .optional(),
       /** The sending provider's id for the message, kept in the audit trail (set by provider feeds). */
       provider_message_id: detail(998),
+      /** The provider feed the event came through, set by the feed itself: its maker in the history. */
+      feed_id: z
+        .string()
+        .regex(/^feed_[A-Za-z0-9_-]{32}$/, { error: 'must be a feed id' })
+        .optional(),
       /**
        * The scope the message was sent in (a stream, a newsletter), when it had one: where a complaint
        * about it puts the address, under the account's `complaint_scope`.

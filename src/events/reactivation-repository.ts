@@ -12,7 +12,8 @@ import type { SuppressionEvent } from './event-schema.js';
 const REACTIVATE_SQL = `
 WITH input AS (
   SELECT $1::uuid AS account_id, $2::text AS event_id, $3::text AS email, $4::text AS scope, $5::text AS provider,
-         $6::uuid AS source_id, $7::text AS provider_message_id, $8::timestamptz AS occurred_at
+         $6::uuid AS source_id, $7::text AS provider_message_id, $8::timestamptz AS occurred_at,
+         $9::text AS actor_type, $10::text AS actor_id
 ), fresh AS (
   SELECT 1 FROM accounts
   WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM suppression_events WHERE account_id = $1 AND event_id = $2)
@@ -34,14 +35,14 @@ WITH input AS (
 ), recorded AS (
   INSERT INTO suppression_events
     (account_id, event_id, type, email, scope, source_id, suppression_id, outcome, removal_reason,
-     provider_message_id, occurred_at)
+     provider_message_id, occurred_at, actor_type, actor_id)
   SELECT i.account_id, CASE WHEN n = 1 THEN i.event_id ELSE i.event_id || ':' || numbered.scope END,
          'removal', numbered.email, numbered.scope, i.source_id, numbered.id, 'removed', 'reactivated',
-         i.provider_message_id, i.occurred_at
+         i.provider_message_id, i.occurred_at, i.actor_type, i.actor_id
   FROM numbered, input i
   UNION ALL
   SELECT i.account_id, i.event_id, 'removal', i.email, i.scope, i.source_id, NULL, 'not_suppressed', 'reactivated',
-         i.provider_message_id, i.occurred_at
+         i.provider_message_id, i.occurred_at, i.actor_type, i.actor_id
   FROM input i WHERE EXISTS (SELECT 1 FROM fresh) AND NOT EXISTS (SELECT 1 FROM lifted)
   RETURNING outcome, suppression_id, event_id
 )
@@ -72,6 +73,8 @@ export async function applyReactivation(db: Queryable, event: SuppressionEvent):
       event.source_id,
       event.provider_message_id ?? null,
       event.occurred_at,
+      event.feed_id === undefined ? 'queue' : 'feed',
+      event.feed_id ?? null,
     ],
   });
   return rows[0] as RecordedEvent;

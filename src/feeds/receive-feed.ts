@@ -58,7 +58,7 @@ interface Received {
 }
 
 /** The events, each validated once; an address no mail can be sent to is dropped and counted. */
-function queueable(mapped: MappedPayload): Omit<Received, 'replayToken'> {
+function queueable(mapped: MappedPayload, feedId: string): Omit<Received, 'replayToken'> {
   const events: SuppressionEvent[] = [];
   let unusable = 0;
   for (const [index, event] of mapped.events.entries()) {
@@ -67,7 +67,8 @@ function queueable(mapped: MappedPayload): Omit<Received, 'replayToken'> {
       continue;
     }
     try {
-      events.push(parseSuppressionEvent(event));
+      // The feed is named in each event, so that the history can say which feed reported it.
+      events.push(parseSuppressionEvent({ ...event, feed_id: feedId }));
     } catch (error) {
       if (!(error instanceof InvalidEventError)) throw error;
       throw new InvalidPayloadError(`Recipient ${index} cannot be recorded: ${error.message}.`);
@@ -144,7 +145,7 @@ export function createFeedReceiver(options: FeedReceiverOptions): FeedReceiver {
             emailIdTag: options.emailIdTag,
             scopeFrom: feed.scopeFrom,
           });
-    return { ...queueable(mapped), replayToken };
+    return { ...queueable(mapped, feed.id), replayToken };
   }
 
   async function remember(feed: Feed, replayToken: string | undefined): Promise<void> {

@@ -38,8 +38,9 @@ WITH rules AS (
   RETURNING s.account_id, s.id, s.email, s.scope
 ), audited AS (
   INSERT INTO suppression_events
-    (account_id, event_id, type, email, scope, api_key_id, suppression_id, outcome, removal_reason, received_at)
-  SELECT account_id, 'expired-' || id, 'removal', email, scope, NULL, id, 'removed', 'expired', now()
+    (account_id, event_id, type, email, scope, api_key_id, suppression_id, outcome, removal_reason, received_at,
+     actor_type)
+  SELECT account_id, 'expired-' || id, 'removal', email, scope, NULL, id, 'removed', 'expired', now(), 'system'
   FROM deleted
 )
 SELECT count(*)::int AS removed FROM deleted`;

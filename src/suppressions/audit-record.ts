@@ -1,3 +1,4 @@
+import type { Actor } from './actor.js';
 import type { Scope } from '../domain/scope.js';
 import type {
   AuditOutcome,
@@ -18,7 +19,7 @@ export interface RecordedClassification {
 /** One record of an address's audit trail (`suppression_events`): a bounce, a complaint or a removal. */
 export interface AuditRecord {
   eventId: string;
-  type: 'bounce' | 'complaint' | 'removal';
+  type: 'bounce' | 'complaint' | 'removal' | 'addition';
   outcome: AuditOutcome;
   email: string;
   /** The scope of the entry it made, found or removed (null: the whole account). */
@@ -42,6 +43,7 @@ export interface AuditRecord {
   removalReason: 'expired' | 'reclassified' | 'reactivated' | null;
   /** For a removal: the words its caller gave, if any. */
   reason: string | null;
+  actor: Actor;
   suppressionId: string | null;
   occurredAt: Date | null;
   receivedAt: Date;
@@ -74,6 +76,7 @@ export function toAuditRecordResource(record: AuditRecord): AuditRecordResource 
     removed_by_key_id: record.removedByKeyId,
     removal_reason: record.removalReason,
     reason: record.reason,
+    actor: record.actor,
     suppression_id: record.suppressionId,
     occurred_at: record.occurredAt?.toISOString() ?? null,
     received_at: record.receivedAt.toISOString(),

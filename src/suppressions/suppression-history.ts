@@ -1,3 +1,5 @@
+import type { Actor, ActorType } from './actor.js';
+import { PROVIDERS } from '../feeds/providers/index.js';
 import type { AuditOutcome, AuditRecord } from './audit-record.js';
 import type { Queryable } from '../db/database.js';
 import { scopeOfStored } from '../domain/scope.js';
@@ -16,6 +18,8 @@ interface AuditRow extends BounceEvidenceColumns, BounceDecisionColumns {
   api_key_id: string | null;
   removal_reason: 'expired' | 'reclassified' | 'reactivated' | null;
   reason: string | null;
+  actor_type: ActorType | null;
+  actor_id: string | null;
   suppression_id: string | null;
   occurred_at: Date | null;
   received_at: Date;
@@ -23,8 +27,32 @@ interface AuditRow extends BounceEvidenceColumns, BounceDecisionColumns {
 
 const AUDIT_COLUMNS = `event_id, type, outcome, email, scope, source_id, bounce_type, bounce_sub_type, bounce_status,
   bounce_reply_code, bounce_diagnostic, bounce_provider, bounce_remote_mta, bounce_category, bounce_reason, bounce_rule,
-  classifier_version, complaint_feedback_type, provider_message_id, api_key_id, removal_reason, reason, suppression_id,
+  classifier_version, complaint_feedback_type, provider_message_id, api_key_id, removal_reason, reason, actor_type, actor_id, suppression_id,
   occurred_at, received_at`;
+
+/** Feed event ids start with their provider's name (src/feeds/event-ids.ts). */
+const FEED_EVENT_ID = new RegExp(`^(${PROVIDERS.join('|')}):`);
+
+/** What a record written before actors were kept says of its maker. */
+interface LegacyRecord {
+  type: string;
+  eventId: string;
+  apiKeyId: string | null;
+  removalReason: string | null;
+}
+
+/**
+ * The actor of a record that was stored with none: its key when it names one, the service for an
+ * expiry or a reclassification, a feed for an event whose id is a feed's, and the queue otherwise
+ * (an event from a producer, or a removal by a batch job).
+ */
+function legacyActor(record: LegacyRecord): Actor {
+  if (record.apiKeyId !== null) return { type: 'api_key', id: record.apiKeyId };
+  if (record.removalReason === 'expired' || record.removalReason === 'reclassified')
+    return { type: 'system', id: null };
+  if (record.type !== 'removal' && FEED_EVENT_ID.test(record.eventId)) return { type: 'feed', id: null };
+  return { type: 'queue', id: null };
+}
 
 function fromRow(row: AuditRow): AuditRecord {
   return {
@@ -60,6 +88,15 @@ function fromRow(row: AuditRow): AuditRecord {
     removedByKeyId: row.api_key_id,
     removalReason: row.removal_reason,
     reason: row.reason,
+    actor:
+      row.actor_type === null
+        ? legacyActor({
+            type: row.type,
+            eventId: row.event_id,
+            apiKeyId: row.api_key_id,
+            removalReason: row.removal_reason,
+          })
+        : { type: row.actor_type, id: row.actor_id },
     suppressionId: row.suppression_id,
     occurredAt: row.occurred_at,
     receivedAt: row.received_at,

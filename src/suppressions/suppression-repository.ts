@@ -1,4 +1,5 @@
 import type { EmailFilter } from './email-search.js';
+import type { Actor } from './actor.js';
 import type { Origin, Suppression } from './suppression.js';
 import { newId } from '../domain/ids.js';
 import { scopeOfStored, storedScope, type Scope } from '../domain/scope.js';
@@ -190,13 +191,19 @@ export interface AddedSuppression {
 
 const ADD_SQL = `
 WITH input AS (
-  SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::text[])
-    WITH ORDINALITY AS t(id, email, origin, source_id, scope, ord)
+  SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::text[], $7::text[])
+    WITH ORDINALITY AS t(id, email, origin, source_id, scope, record_id, ord)
 ), inserted AS (
   INSERT INTO suppressions (id, account_id, email, origin, source_id, scope)
   SELECT id, $1, email, origin, source_id, scope FROM input ORDER BY email, scope
   ON CONFLICT (account_id, email, scope) DO NOTHING
   RETURNING id
+), recorded AS (
+  -- Each entry made, with who made it, in the history: the additions of an actor.
+  INSERT INTO suppression_events
+    (account_id, event_id, type, email, scope, source_id, suppression_id, outcome, actor_type, actor_id)
+  SELECT $1, record_id, 'addition', email, scope, source_id, id, 'suppressed', $8::text, $9::text
+  FROM input WHERE $8::text IS NOT NULL AND id IN (SELECT id FROM inserted)
 )
 -- "IN (SELECT ...)" is a hashed lookup; a join of the two CTEs would be planned as a nested loop.
 SELECT input.email, input.scope,
@@ -215,12 +222,14 @@ const entryKey = (email: string, scope: string): string => `${email}\n${scope}`;
  * Inserts the entries that are new and returns, in input order, the id each address has on the
  * list in its scope; the first entry for an address and scope wins. Emails must be normalised and
  * distinct within a scope. Rows are inserted in (email, scope) order so that concurrent batches take
- * their locks in one order.
+ * their locks in one order. With an `actor`, each entry made is recorded in the history as its
+ * addition (the tests' fixtures and the bench's seed give none).
  */
 export async function addSuppressions(
   db: Queryable,
   accountId: string,
   entries: readonly NewSuppression[],
+  actor?: Actor,
 ): Promise<AddedSuppression[]> {
   const results = new Map<string, AddedSuppression>();
   const keyOf = (entry: NewSuppression) => entryKey(entry.email, storedScope(entry.scope ?? null));
@@ -238,6 +247,9 @@ export async function addSuppressions(
         pending.map((entry) => entry.origin),
         pending.map((entry) => entry.sourceId),
         pending.map((entry) => storedScope(entry.scope ?? null)),
+        pending.map(() => newId()),
+        actor?.type ?? null,
+        actor?.id ?? null,
       ],
     });
     for (const row of rows) {
@@ -258,7 +270,8 @@ export type RemovalTarget = { ids: readonly string[] } | { emails: readonly stri
 // deleted; the delete happens only when none is, and then removes them all.
 const REMOVE_SQL = (targets: string) => `
 WITH targeted AS (
-  SELECT id, email, origin FROM suppressions WHERE account_id = $1 AND ${targets} FOR UPDATE
+  SELECT id, email, origin FROM suppressions
+  WHERE account_id = $1 AND ${targets} AND ($7::text IS NULL OR scope = $7::text) FOR UPDATE
 ), refused AS (
   SELECT id, email FROM targeted WHERE origin = 'complaint' AND NOT $5::boolean
 ), deleted AS (
@@ -268,8 +281,9 @@ WITH targeted AS (
 ), numbered AS (
   SELECT id, email, scope, row_number() OVER () AS n FROM deleted
 ), audited AS (
-  INSERT INTO suppression_events (account_id, event_id, type, email, scope, api_key_id, suppression_id, outcome, reason)
-  SELECT $1, audit.id, 'removal', numbered.email, numbered.scope, $3, numbered.id, 'removed', $6
+  INSERT INTO suppression_events
+    (account_id, event_id, type, email, scope, api_key_id, suppression_id, outcome, reason, actor_type, actor_id)
+  SELECT $1, audit.id, 'removal', numbered.email, numbered.scope, $3, numbered.id, 'removed', $6, $8::text, $9::text
   FROM numbered JOIN unnest($4::text[]) WITH ORDINALITY AS audit(id, n) USING (n)
 )
 SELECT id, email, false AS refused FROM deleted
@@ -277,7 +291,8 @@ UNION ALL
 SELECT id, email, true FROM refused`;
 
 const REMOVE_BY_IDS = REMOVE_SQL('id = ANY($2::uuid[])');
-const REMOVE_BY_EMAILS = REMOVE_SQL('email = ANY($2::text[]) AND scope = $7');
+// Unnamed, so planned with the scope known: null for ids, which name their entry whatever its scope.
+const REMOVE_BY_EMAILS = REMOVE_SQL('email = ANY($2::text[])');
 
 export interface RemovalOptions {
   /** The key that asked for the removal, recorded with it; null for the service's own removals. */
@@ -286,6 +301,8 @@ export interface RemovalOptions {
   force: boolean;
   /** The caller's words, recorded with each removal. */
   reason: string | null;
+  /** Who asked for it, recorded with each removal. */
+  actor: Actor;
 }
 
 /** What a removal did: the ids removed, in the order asked for, or the complaint entries that refused it. */
@@ -305,12 +322,21 @@ export async function removeSuppressions(
 ): Promise<Removal> {
   const byIds = 'ids' in target;
   const keys = byIds ? target.ids : target.emails;
-  const values = [accountId, keys, options.keyId, keys.map(() => newId()), options.force, options.reason];
-  const { rows } = await db.query<{ id: string; email: string; refused: boolean }>(
-    byIds
-      ? { text: REMOVE_BY_IDS, values }
-      : { text: REMOVE_BY_EMAILS, values: [...values, storedScope(target.scope ?? null)] },
-  );
+  const values = [
+    accountId,
+    keys,
+    options.keyId,
+    keys.map(() => newId()),
+    options.force,
+    options.reason,
+    byIds ? null : storedScope(target.scope ?? null),
+    options.actor.type,
+    options.actor.id,
+  ];
+  const { rows } = await db.query<{ id: string; email: string; refused: boolean }>({
+    text: byIds ? REMOVE_BY_IDS : REMOVE_BY_EMAILS,
+    values,
+  });
   const refused = rows.filter((row) => row.refused);
   if (refused.length > 0) return { refused: refused.map(({ id, email }) => ({ id, email })) };
   const idByKey = new Map(rows.map((row) => [byIds ? row.id : row.email, row.id]));

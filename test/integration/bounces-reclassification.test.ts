@@ -178,6 +178,7 @@ describe('POST /bounces/reclassifications', () => {
       type: 'removal',
       outcome: 'removed',
       removal_reason: 'reclassified',
+      actor: { type: 'system', id: real.body.id },
       suppression_id: blockedId,
     });
     const { rows } = await app.database.db.query<{ suppression_id: string }>({

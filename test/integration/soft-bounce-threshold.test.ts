@@ -162,7 +162,7 @@ describe('soft bounces under a threshold', () => {
       workers.database.db,
       accountId,
       { emails: [email] },
-      { keyId: null, force: false, reason: null },
+      { keyId: null, force: false, reason: null, actor: { type: 'queue', id: null } },
     );
 
     const afterRemoval = await arriveInTurn([softBounce(accountId, email, 2)], [softBounce(accountId, email, 3)]);

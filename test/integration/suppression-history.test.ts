@@ -9,6 +9,8 @@ import { newApiAccount, useTestApp, type ApiAccount } from '../support/test-app.
 import { bounceEvent, complaintEvent } from '../support/test-events.js';
 import { parseSuppressionEvent, type SuppressionEventInput } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
+import { newId } from '../../src/domain/ids.js';
+import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 
 const app = useTestApp();
 
@@ -58,6 +60,7 @@ describe('an address that bounced and was removed', () => {
           removed_by_key_id: owner.keyId,
           removal_reason: null,
           reason: null,
+          actor: { type: 'api_key', id: owner.keyId },
           suppression_id: suppressionId,
           occurred_at: null,
           received_at: expect.stringMatching(ISO_MS),
@@ -90,6 +93,7 @@ describe('an address that bounced and was removed', () => {
           removed_by_key_id: null,
           removal_reason: null,
           reason: null,
+          actor: { type: 'queue', id: null },
           suppression_id: suppressionId,
           occurred_at: bounce.occurred_at,
           received_at: expect.stringMatching(ISO_MS),
@@ -133,12 +137,35 @@ describe('an address on the list', () => {
     ]);
   });
 
-  it('when it was added by hand and has no records, then its history is an empty list, not a 404', async () => {
+  it('when it was added by hand, then its history holds its addition, made by the key that added it', async () => {
     const owner = await newApiAccount(app);
     const email = uniqueEmail();
-    const { body: added } = await owner.api.post('/suppressions', { email });
+    const { body: added } = await owner.api.post('/suppressions', { email, scope: 'newsletter' });
 
     for (const target of [email, added.id]) {
+      const response = await owner.api.get(`/suppressions/${target}/events`);
+      expect(response.status).toBe(200);
+      expect(response.body.data).toEqual([
+        expect.objectContaining({
+          type: 'addition',
+          outcome: 'suppressed',
+          email,
+          scope: 'newsletter',
+          actor: { type: 'api_key', id: owner.keyId },
+          suppression_id: added.id,
+        }),
+      ]);
+    }
+  });
+
+  it('when an entry was put there before additions were recorded, then its history is an empty list, not a 404', async () => {
+    const owner = await newApiAccount(app);
+    const email = uniqueEmail();
+    const [added] = await addSuppressions(app.database.db, owner.accountId, [
+      { id: newId(), email, origin: 'manual', sourceId: null },
+    ]);
+
+    for (const target of [email, added!.id]) {
       const response = await owner.api.get(`/suppressions/${target}/events`);
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ object: 'list', has_more: false, data: [] });

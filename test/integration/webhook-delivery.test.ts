@@ -115,7 +115,7 @@ describe('what a delivery carries', () => {
       hooks.database.db,
       accountId,
       { emails: [email] },
-      { keyId: null, force: false, reason: null },
+      { keyId: null, force: false, reason: null, actor: { type: 'queue', id: null } },
     );
 
     await acceptedCount(receiver, 2);
@@ -218,7 +218,7 @@ describe('which changes are announced', () => {
       hooks.database.db,
       accountId,
       { emails: [email] },
-      { keyId: null, force: false, reason: null },
+      { keyId: null, force: false, reason: null, actor: { type: 'queue', id: null } },
     );
 
     await acceptedCount(receiver, 1);

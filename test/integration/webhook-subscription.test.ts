@@ -93,7 +93,12 @@ describe('the trigger and dispatch follow the same rule', () => {
 
     const both = await subscribe(accountId, BOTH);
     await addOne(accountId);
-    await removeSuppressions(database.db, accountId, { ids: [added.id] }, { keyId: null, force: false, reason: null });
+    await removeSuppressions(
+      database.db,
+      accountId,
+      { ids: [added.id] },
+      { keyId: null, force: false, reason: null, actor: { type: 'queue', id: null } },
+    );
     expect(await outboxTypes(accountId)).toEqual(['suppression.added', 'suppression.removed']);
 
     await dispatchChanges(database.db, 100);

@@ -16,6 +16,8 @@ function record(eventId: string, accountId = ACCOUNT): EventRecord {
     action: 'suppress',
     origin: 'complaint',
     scope: '',
+    actor_type: 'queue',
+    actor_id: null,
     suppression_id: `suppression-of-${eventId}`,
     occurred_at: '2026-01-01T00:00:00.000Z',
     bounce_type: null,

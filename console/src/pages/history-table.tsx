@@ -14,7 +14,26 @@ const EVENT_NAMES: Record<AuditRecord['type'], string> = {
   bounce: 'Bounce',
   complaint: 'Complaint',
   removal: 'Removal',
+  addition: 'Added',
 };
+
+/** Who made a record, in words: a key, the console, a feed, a queue or import, a recipient, the service. */
+function actorText({ type, id }: AuditRecord['actor']) {
+  const named = (what: string) =>
+    id === null ? (
+      <>{what}</>
+    ) : (
+      <>
+        {what} <span class="mono">{id}</span>
+      </>
+    );
+  if (type === 'api_key') return named('By API key');
+  if (type === 'console') return named('In the console, with key');
+  if (type === 'feed') return id === null ? <>By a provider feed</> : named('By feed');
+  if (type === 'queue') return id === null ? <>By a queued job</> : named('By import');
+  if (type === 'unsubscribe_link') return <>By the recipient’s unsubscribe link</>;
+  return <>By the service</>;
+}
 
 function bounceKind(bounce: NonNullable<AuditRecord['bounce']>): string | null {
   const type = bounce.type === 'permanent' ? 'Permanent' : bounce.type === 'transient' ? 'Transient' : bounce.type;
@@ -76,15 +95,12 @@ function Details({ record }: { record: AuditRecord }) {
       <>The provider reactivated the address; other evidence keeps it on the list</>
     );
   }
-  if (record.removed_by_key_id) {
-    return (
-      <>
-        By API key <span class="mono">{record.removed_by_key_id}</span>
-        {record.reason && <>: “{record.reason}”</>}
-      </>
-    );
-  }
-  return <>By a batch job</>;
+  return (
+    <>
+      {actorText(record.actor)}
+      {record.reason && <>: “{record.reason}”</>}
+    </>
+  );
 }
 
 /** An address's events, newest first: each bounce with its status and diagnostic, complaints and removals with who made them. */
