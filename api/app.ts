@@ -13,6 +13,7 @@ import { openApiDocument } from './openapi/document.js';
 import { opsRouter } from './ops/feature.js';
 import { FEEDS_PATH, feedsRouter, type FeedsRouterOptions } from './feeds/feature.js';
 import { mountRouters, type RoutersConfig, type RoutersDeps } from './mount-routers.js';
+import { UNSUBSCRIBE_PATH, unsubscribePageRouter } from './unsubscribe/feature.js';
 import { redisGuards, type RedisGuardsConfig } from './redis-guards.js';
 import type { RedisClient } from '../src/redis.js';
 
@@ -73,6 +74,9 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
       bodyLimit: REQUEST_BODY_LIMIT,
     }),
   );
+
+  // The recipients' links: no key, a page for people and the one-click POST for mailbox providers.
+  app.use(UNSUBSCRIBE_PATH, unsubscribePageRouter({ db, failureLimit: guards.failureLimit }));
 
   // GET /health, /ready, /metrics, /openapi.json and /docs; with an admin token, the queue
   // dashboard at /admin/queues.

@@ -15,11 +15,12 @@ import type { RedisGuards } from './redis-guards.js';
 import { SETTINGS_PATH, settingsRouter } from './settings/feature.js';
 import { isSendingSuppressionRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './suppressions/feature.js';
 import { IMPORTS_PATH } from './suppressions/imports.js';
+import { isSendingLinksRequest, UNSUBSCRIBE_LINKS_PATH, unsubscribeLinksRouter } from './unsubscribe/feature.js';
 import { WEBHOOKS_PATH, webhooksRouter } from './webhooks/feature.js';
 
 export type RoutersConfig = Pick<
   Config,
-  'AUTH_CACHE_TTL_MS' | 'WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS' | 'CONSOLE_SESSION_HOURS' | 'CONSOLE_DIR'
+  'AUTH_CACHE_TTL_MS' | 'WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS' | 'CONSOLE_SESSION_HOURS' | 'CONSOLE_DIR' | 'PUBLIC_BASE_URL'
 >;
 
 export interface RoutersDeps {
@@ -93,6 +94,17 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
     bouncesRouter(bounces, [
       noStore,
       authenticate({ ...authentication, sendingAccess: isSendingBounceRequest }),
+      ...rateLimited,
+      onlyFor(['POST'], [jsonBody(), ...idempotent]),
+    ]),
+  );
+
+  // One-click unsubscribe links for the messages a mail system sends (a sending key may ask).
+  app.use(
+    UNSUBSCRIBE_LINKS_PATH,
+    unsubscribeLinksRouter({ db, publicBaseUrl: config.PUBLIC_BASE_URL }, [
+      noStore,
+      authenticate({ ...authentication, sendingAccess: isSendingLinksRequest }),
       ...rateLimited,
       onlyFor(['POST'], [jsonBody(), ...idempotent]),
     ]),

@@ -119,6 +119,14 @@ const configSchema = z.object({
       value === 'true' ? true : value === 'false' ? false : /^[0-9]+$/.test(value) ? Number(value) : value,
     )
     .default(false),
+  /**
+   * The service's address as recipients reach it (`https://mail.example.com`), for the one-click
+   * unsubscribe links in mail; without it, the address the request for the links came to.
+   */
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
   /** The message tag or metadata key whose UUID value becomes a feed event's `source_id`. */
   FEEDS_EMAIL_ID_TAG: z.string().trim().min(1).default('email_id'),
   /** `host:port`s trusted as SNS hosts besides SNS's own (for tests); plain HTTP only on loopback. */

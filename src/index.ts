@@ -32,6 +32,7 @@ export {
   type SuppressionClient,
   type SuppressionClientOptions,
 } from './client/suppression-client.js';
+export type { UnsubscribeHeaders, UnsubscribeHeadersResult } from './client/unsubscribe-headers.js';
 export { SuppressionApiError, SuppressionCheckUnavailableError } from './client/errors.js';
 export type { SuppressionCheckResult, InvalidAddress } from './client/check-result.js';
 export type { SendableAddresses } from './client/merge-results.js';

@@ -7,6 +7,7 @@ import { feedsFeature } from '../feeds/feature.js';
 import { opsFeature } from '../ops/feature.js';
 import { settingsFeature } from '../settings/feature.js';
 import { suppressionsFeature } from '../suppressions/feature.js';
+import { unsubscribeLinksFeature, unsubscribePageFeature } from '../unsubscribe/feature.js';
 import { webhooksFeature } from '../webhooks/feature.js';
 
 /** Every feature of the API, each in its folder; the order is the document's. */
@@ -15,6 +16,8 @@ const features: readonly Feature<never>[] = [
   webhooksFeature,
   settingsFeature,
   bouncesFeature,
+  unsubscribeLinksFeature,
+  unsubscribePageFeature,
   consoleSessionFeature,
   feedsFeature,
   opsFeature,

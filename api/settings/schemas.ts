@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES, DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
-import { ORIGINS } from '../../src/suppressions/suppression.js';
+import { GIVEN_ORIGINS as ORIGINS } from '../../src/suppressions/suppression.js';
 import {
   COMPLAINT_SCOPES,
   EXPIRE_AFTER_DAYS,

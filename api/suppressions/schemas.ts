@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizeDomain, parseEmailFilter } from '../../src/suppressions/email-search.js';
-import { ORIGINS } from '../../src/suppressions/suppression.js';
+import { GIVEN_ORIGINS, ORIGINS } from '../../src/suppressions/suppression.js';
 import { EXPORT_FORMATS } from '../../src/export/export-formats.js';
 import { LIST_FORMATS } from '../../src/contract/imports.js';
 import { cursorQuery, oneCursorAtATime, uuidParameter } from '../../src/contract/cursor-query.js';
@@ -100,7 +100,10 @@ export const exportQuerySchema = z.object({
 
 /** `POST /suppressions/imports`: the origin the entries get, and the list's format when its type does not say. */
 export const importQuerySchema = z.object({
-  origin: origin.default('manual').meta({ description: 'The origin every imported entry gets.', example: 'manual' }),
+  origin: z
+    .enum(GIVEN_ORIGINS, { error: `must be one of ${GIVEN_ORIGINS.join(', ')}.` })
+    .default('manual')
+    .meta({ description: 'The origin every imported entry gets.', example: 'manual' }),
   scope: scopeInput.optional().meta({
     description: 'The named scope every imported entry gets; without it, the entries are for the whole account.',
   }),

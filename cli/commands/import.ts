@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Account } from '../../src/accounts/account-repository.js';
 import { createDatabase } from '../../src/db/database.js';
-import { ORIGINS, type Origin } from '../../src/suppressions/suppression.js';
+import { GIVEN_ORIGINS, type GivenOrigin } from '../../src/suppressions/suppression.js';
 import { createLogger } from '../../src/logger.js';
 import { redisEndpoint } from '../../src/redis.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../../src/queues.js';
@@ -15,7 +15,7 @@ import { MAX_REASON_LENGTH } from '../../src/contract/limits.js';
 interface ListOptions {
   account: string;
   format?: ListFormat;
-  origin?: Origin;
+  origin?: GivenOrigin;
   wait?: boolean;
   force?: boolean;
   reason?: string;
@@ -111,7 +111,7 @@ function listCommand(name: string, operation: 'add' | 'remove'): Command {
     .option('--wait', 'wait for every job to finish and print the totals');
   if (operation === 'add') {
     command.addOption(
-      new Option('--origin <origin>', 'the origin the new entries get').choices(ORIGINS).default('manual'),
+      new Option('--origin <origin>', 'the origin the new entries get').choices(GIVEN_ORIGINS).default('manual'),
     );
   }
   if (operation === 'remove') {

@@ -45,7 +45,11 @@ const everyOf =
   <const A extends readonly T[]>(values: A & ([Exclude<T, A[number]>] extends [never] ? unknown : never)): A =>
     values;
 
-export const ORIGINS = everyOf<Origin>()(['bounce', 'complaint', 'manual']);
+export const ORIGINS = everyOf<Origin>()(['bounce', 'complaint', 'manual', 'unsubscribe']);
+
+/** The origins a person or an import gives entries, and that expire: an unsubscribe is the recipient's own. */
+export type GivenOrigin = ImportResource['origin'];
+export const GIVEN_ORIGINS = everyOf<GivenOrigin>()(['bounce', 'complaint', 'manual']);
 
 export const BOUNCE_CATEGORIES = everyOf<BounceCategory>()([
   'invalid_address',

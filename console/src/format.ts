@@ -13,7 +13,12 @@ export function formatTime(iso: string | null): string {
   });
 }
 
-const ORIGIN_NAMES: Record<string, string> = { bounce: 'Bounce', complaint: 'Complaint', manual: 'Manual' };
+const ORIGIN_NAMES: Record<string, string> = {
+  bounce: 'Bounce',
+  complaint: 'Complaint',
+  manual: 'Manual',
+  unsubscribe: 'Unsubscribe',
+};
 
 export function originName(origin: string): string {
   return ORIGIN_NAMES[origin] ?? origin;

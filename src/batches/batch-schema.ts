@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UUID_PATTERN } from '../domain/ids.js';
-import { ORIGINS } from '../suppressions/suppression.js';
+import { GIVEN_ORIGINS } from '../suppressions/suppression.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../queues.js';
 import { MAX_REASON_LENGTH } from '../contract/limits.js';
 import { SCOPE_PATTERN, SCOPE_RULE } from '../domain/scope.js';
@@ -29,7 +29,7 @@ export const addBatchSchema = z
     {
       account_id: uuid,
       emails: entries,
-      origin: z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}` }).default('manual'),
+      origin: z.enum(GIVEN_ORIGINS, { error: `must be one of ${GIVEN_ORIGINS.join(', ')}` }).default('manual'),
       // The email that caused it; null for entries imported from another provider.
       source_id: uuid.nullable().default(null),
       // The scope the entries are for.

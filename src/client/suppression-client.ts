@@ -1,5 +1,6 @@
 import { MAX_CHECK_ITEMS } from '../contract/limits.js';
 import type { SuppressionCheckResult } from './check-result.js';
+import { requestUnsubscribeHeaders, type UnsubscribeHeadersResult } from './unsubscribe-headers.js';
 import { BudgetSpentError, requestCheck, type CallBudget, type CheckEndpoint } from './check-request.js';
 import {
   mergeCheckResults,
@@ -45,6 +46,11 @@ export interface SuppressionClient {
   check(emails: readonly string[], options?: CheckOptions): Promise<SuppressionCheckResult>;
   /** The addresses of `emails` that may be mailed; throws as `check` does, never returning an address unchecked. */
   filterSendable(emails: readonly string[], options?: CheckOptions): Promise<SendableAddresses>;
+  /**
+   * The one-click unsubscribe headers (RFC 8058) of each address, for the messages of `scope` (all
+   * mail when absent). Throws `SuppressionApiError` when the API refuses.
+   */
+  unsubscribeHeaders(emails: readonly string[], scope?: string): Promise<UnsubscribeHeadersResult>;
 }
 
 function positiveInteger(value: number, name: string): number {
@@ -52,12 +58,12 @@ function positiveInteger(value: number, name: string): number {
   return value;
 }
 
-function checkUrl(baseUrl: string): string {
+function apiUrl(baseUrl: string, path: string): string {
   const base = new URL(baseUrl);
   if (base.protocol !== 'http:' && base.protocol !== 'https:') {
     throw new TypeError('baseUrl must be an http: or https: URL.');
   }
-  return `${base.origin}${base.pathname.replace(/\/+$/, '')}/suppressions/check`;
+  return `${base.origin}${base.pathname.replace(/\/+$/, '')}${path}`;
 }
 
 /**
@@ -70,7 +76,8 @@ function checkUrl(baseUrl: string): string {
 export function createSuppressionClient(options: SuppressionClientOptions): SuppressionClient {
   // A key that cannot go in a header would fail every request as if the network had, until the budget ran out.
   if (!/^[\x21-\x7e]+$/.test(options.apiKey)) throw new TypeError('apiKey must be a non-empty token.');
-  const url = checkUrl(options.baseUrl);
+  const url = apiUrl(options.baseUrl, '/suppressions/check');
+  const linksUrl = apiUrl(options.baseUrl, '/unsubscribe-links');
   const timeoutMs = positiveInteger(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const concurrency = positiveInteger(options.concurrency ?? DEFAULT_CONCURRENCY, 'concurrency');
 
@@ -119,5 +126,6 @@ export function createSuppressionClient(options: SuppressionClientOptions): Supp
     async filterSendable(emails, checkOptions) {
       return sendableOf(emails, await check(emails, checkOptions));
     },
+    unsubscribeHeaders: (emails, scope) => requestUnsubscribeHeaders(linksUrl, options.apiKey, emails, scope),
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { scopeOutput } from './scope.js';
-import { ORIGINS } from '../suppressions/suppression.js';
+import { GIVEN_ORIGINS } from '../suppressions/suppression.js';
 import { count } from './fields.js';
 
 /** The formats a list is read in (and `--format` of `cli import` offers). */
@@ -19,7 +19,7 @@ export const importSchema = z
       description:
         '`reading` while the body arrives, `processing` once every line is queued, `completed` once every job has finished (failed jobs included: see `failed_jobs`), `failed` when the body could not be read to its end (`error` says why; the lines before were still queued).',
     }),
-    origin: z.enum(ORIGINS),
+    origin: z.enum(GIVEN_ORIGINS),
     scope: scopeOutput.meta({ description: 'The scope every imported entry is for: `null` for the whole account.' }),
     format: z.enum(LIST_FORMATS),
     created_at: z.iso.datetime({ offset: true }),

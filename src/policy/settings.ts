@@ -4,7 +4,7 @@ import {
   type BounceCategory,
   type BounceAction,
 } from '../bounces/categories.js';
-import type { Origin } from '../suppressions/suppression.js';
+import type { GivenOrigin } from '../suppressions/suppression.js';
 
 /**
  * An account's suppression policy, in the API's shape. By default only a dead address
@@ -18,7 +18,7 @@ export interface SuppressionSettings {
   soft_bounce_threshold: number | null;
   soft_bounce_window_days: number;
   /** Days after which an entry of each origin is removed; null: never. */
-  expire_after_days: Record<Origin, number | null>;
+  expire_after_days: Record<GivenOrigin, number | null>;
   /** Where a complaint about a message of a named scope puts its address: that scope, or the whole account. */
   complaint_scope: ComplaintScope;
 }
@@ -43,6 +43,6 @@ export interface SettingsChange {
   bounce_actions?: Partial<Record<BounceCategory, BounceAction>>;
   soft_bounce_threshold?: number | null;
   soft_bounce_window_days?: number;
-  expire_after_days?: Partial<Record<Origin, number | null>>;
+  expire_after_days?: Partial<Record<GivenOrigin, number | null>>;
   complaint_scope?: ComplaintScope;
 }

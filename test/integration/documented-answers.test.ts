@@ -116,6 +116,12 @@ async function consoleAnswer(
   return { path, status: response.status, contentType: response.headers.get('content-type'), text };
 }
 
+/** A new link of the account, for an address of its own. */
+async function unsubscribeLink(): Promise<string> {
+  const answer = await json('POST', '/unsubscribe-links', { emails: [uniqueEmail()] });
+  return (JSON.parse(answer.text) as { data: { url: string }[] }).data[0]!.url;
+}
+
 const table: Entry[] = [
   row('GET /suppressions 200', 'the list is asked for', () => json('GET', '/suppressions?limit=5')),
   row('POST /suppressions 201', 'an address is added', () => json('POST', '/suppressions', { email: uniqueEmail() })),
@@ -195,6 +201,22 @@ const table: Entry[] = [
   ),
   row('GET /bounces/reclassifications/{id} 200', 'a reclassification is followed', () =>
     json('GET', `/bounces/reclassifications/${the().reclassificationId}`),
+  ),
+  row('POST /unsubscribe-links 200', 'the headers of two addresses are asked for', () =>
+    json('POST', '/unsubscribe-links', { emails: [uniqueEmail(), 'not-an-address'], scope: 'newsletter' }),
+  ),
+  row('POST /unsubscribe-links/secret/rotate 200', 'the unsubscribe secret is rotated', () =>
+    json('POST', '/unsubscribe-links/secret/rotate', {}),
+  ),
+  row('GET /unsubscribe/{token} 200', 'a recipient opens a link', async () =>
+    send('GET', new URL(await unsubscribeLink()).pathname, { token: null }),
+  ),
+  row('POST /unsubscribe/{token} 200', 'a mailbox provider posts the one click', async () =>
+    send('POST', new URL(await unsubscribeLink()).pathname, {
+      token: null,
+      body: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }),
   ),
   row('POST /console/session 201', 'a full-access key signs in to the console', () =>
     consoleAnswer('POST', '/console/session', { cookie: null, body: { api_key: the().token } }),

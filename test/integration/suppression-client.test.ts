@@ -92,6 +92,23 @@ function rejection(outcome: PromiseSettledResult<unknown>): unknown {
   return outcome.reason;
 }
 
+describe('unsubscribe headers', () => {
+  it('when a sending key asks for the headers of many addresses, then each distinct address gets its two headers, and bad items keep their positions', async () => {
+    const owner = await newApiAccount(app);
+    const key = await newKey(app.database.db, owner.account, 'sending_access');
+    const emails = uniqueEmails(1500);
+    const input = [...emails, 'not-an-address', emails[0]!.toUpperCase()];
+
+    const result = await clientOf(app.server, key.token).unsubscribeHeaders(input, 'newsletter');
+
+    expect(result.links.map((link) => link.email)).toEqual(emails);
+    expect(result.invalid).toEqual([{ index: 1500, email: 'not-an-address', reason: 'is not a valid email address' }]);
+    const [first] = result.links;
+    expect(first!.headers['List-Unsubscribe']).toMatch(/^<http:\/\/127\.0\.0\.1:\d+\/unsubscribe\/[A-Za-z0-9_-]+>$/);
+    expect(first!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+  });
+});
+
 describe('checking addresses', () => {
   it('when a send has a scope, then the entries of that scope stop it too, and a send of no scope only the whole account’s', async () => {
     const owner = await newApiAccount(app);

@@ -38,7 +38,7 @@ describe('parseCheckAnswer', () => {
     ['another object', { ...answer, object: 'list' }],
     ['no suppressed list', { ...answer, suppressed: undefined }],
     ['a fractional count', { ...answer, checked: 1.5 }],
-    ['an entry of an unknown origin', { ...answer, suppressed: [{ ...entry, origin: 'unsubscribe' }] }],
+    ['an entry of an unknown origin', { ...answer, suppressed: [{ ...entry, origin: 'spam' }] }],
   ])('when the body is %s, then it is refused as not a check result', (_what, body) => {
     expect(problemOf(body)).toMatch(/^not a check result/);
   });

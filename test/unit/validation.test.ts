@@ -88,7 +88,9 @@ describe('the list query', () => {
   });
 
   it.each(['spam', 'BOUNCE', ''])('when origin is %j, then the message names origin and its values', (origin) => {
-    expect(refusal(listQuerySchema, { origin }).message).toBe('`origin` must be one of bounce, complaint, manual.');
+    expect(refusal(listQuerySchema, { origin }).message).toBe(
+      '`origin` must be one of bounce, complaint, manual, unsubscribe.',
+    );
   });
 
   it('when unknown parameters are given, then they are dropped', () => {

@@ -1,5 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { API, ApiError, messageOf, ORIGINS, request, type ImportResource, type Origin } from '../api.js';
+import {
+  API,
+  ApiError,
+  GIVEN_ORIGINS as ORIGINS,
+  messageOf,
+  request,
+  type GivenOrigin as Origin,
+  type ImportResource,
+} from '../api.js';
 import { ErrorMessage, StatusMessage } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
 import { addresses, originName } from '../format.js';

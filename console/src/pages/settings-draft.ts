@@ -1,9 +1,9 @@
 import {
   BOUNCE_CATEGORIES,
-  ORIGINS,
+  GIVEN_ORIGINS as ORIGINS,
   type BounceAction,
   type BounceCategory,
-  type Origin,
+  type GivenOrigin as Origin,
   type SuppressionSettings,
 } from '../api.js';
 import { ACTION_NAMES, CATEGORIES } from '../bounces.js';

@@ -3,7 +3,7 @@ import {
   BOUNCE_ACTIONS,
   BOUNCE_CATEGORIES,
   messageOf,
-  ORIGINS,
+  GIVEN_ORIGINS as ORIGINS,
   request,
   SETTINGS_API,
   type BounceAction,
