@@ -5,6 +5,7 @@ import { REQUEST_BODY_LIMIT, type Config } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import type { Logger } from '../src/logger.js';
 import type { DueDelivery } from '../src/webhooks/delivery.js';
+import { ALLOWLIST_PATH, allowlistRouter } from './allowlist/feature.js';
 import { BOUNCES_PATH, bouncesRouter, isSendingBounceRequest } from './bounces/feature.js';
 import { consoleSession, csrfProtection, sameOriginOnly } from './console/session.js';
 import { CONSOLE_API_PATH, CONSOLE_PATH, consoleRouter } from './console/routes.js';
@@ -99,6 +100,17 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
     ]),
   );
 
+  // The allowlist: `full_access` keys only. Only POST carries a body.
+  app.use(
+    ALLOWLIST_PATH,
+    allowlistRouter({ db }, [
+      noStore,
+      authenticate(authentication),
+      ...rateLimited,
+      onlyFor(['POST'], [jsonBody(), ...idempotent]),
+    ]),
+  );
+
   // One-click unsubscribe links for the messages a mail system sends (a sending key may ask).
   app.use(
     UNSUBSCRIBE_LINKS_PATH,
@@ -147,6 +159,10 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
   app.use(
     CONSOLE_API_PATH + BOUNCES_PATH,
     bouncesRouter(bounces, consoleGuards(onlyFor(['POST'], [jsonBody()])), CONSOLE_API_PATH + BOUNCES_PATH),
+  );
+  app.use(
+    CONSOLE_API_PATH + ALLOWLIST_PATH,
+    allowlistRouter({ db }, consoleGuards(onlyFor(['POST'], [jsonBody()])), CONSOLE_API_PATH + ALLOWLIST_PATH),
   );
   app.use(CONSOLE_PATH, consoleRouter(config.CONSOLE_DIR));
 }

@@ -89,6 +89,16 @@ export const ERROR_CODES = {
     },
     example: { entries: [{ id: '019cebab-8995-77f7-9262-77a618303564', email: 'complained@example.com' }] },
   },
+  allowlisted: {
+    status: 409,
+    when: 'An add (one address, or a batch) of an address the account’s allowlist covers. Nothing of the request is added; the message names the address and the rule.',
+    message: ({ email, rule }: { email: string; rule: { id: string; value: string } }) =>
+      `${email} is on the allowlist (rule ${rule.value}, ${rule.id}) and is never suppressed; nothing was added. Remove the rule first to suppress it.`,
+    example: {
+      email: 'qa-inbox@example.com',
+      rule: { id: '019ceba7-2d4e-7c10-9a3b-5e6f7a8b9c0d', value: 'example.com' },
+    },
+  },
   payload_too_large: {
     status: 413,
     when: 'A body over the limit: 1 MB, or 100 MB decoded for an import’s list (a declared length over it is refused before anything is read).',

@@ -1,3 +1,4 @@
+import { coveringRules } from '../src/allowlist/allowlist-repository.js';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { accountExists } from '../src/accounts/account-repository.js';
 import type { Database } from '../src/db/database.js';
@@ -26,6 +27,7 @@ function emptyResult(total: number): BatchResult {
     already_present: 0,
     removed: 0,
     not_found: 0,
+    allowlisted: 0,
     protected: 0,
     protected_entries: [],
     duplicates: 0,
@@ -96,16 +98,20 @@ async function processAdd(db: Database, job: Job): Promise<BatchResult> {
   result.duplicates = batch.emails.length - invalid.length - valid.length;
   let processed = result.invalid + result.duplicates;
   for (const chunk of chunks(valid, ROWS_PER_STATEMENT)) {
+    const covered = new Set((await coveringRules(db, batch.account_id, chunk)).map(({ email }) => email));
+    result.allowlisted += covered.size;
     const added = await addSuppressions(
       db,
       batch.account_id,
-      chunk.map((email) => ({
-        id: newId(),
-        email,
-        origin: batch.origin,
-        sourceId: batch.source_id,
-        scope: batch.scope,
-      })),
+      chunk
+        .filter((email) => !covered.has(email))
+        .map((email) => ({
+          id: newId(),
+          email,
+          origin: batch.origin,
+          sourceId: batch.source_id,
+          scope: batch.scope,
+        })),
       // A producer on the batches queue: the import it belongs to, when it is one.
       { type: 'queue', id: batch.import_id ?? null },
     );

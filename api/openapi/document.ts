@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { BEARER_SECURITY } from './responses.js';
+import { allowlistFeature } from '../allowlist/feature.js';
 import { bouncesFeature } from '../bounces/feature.js';
 import { documentPath, operationsOf, type Feature } from '../http/endpoints.js';
 import { consoleSessionFeature } from '../console/session-feature.js';
@@ -16,6 +17,7 @@ const features: readonly Feature<never>[] = [
   webhooksFeature,
   settingsFeature,
   bouncesFeature,
+  allowlistFeature,
   unsubscribeLinksFeature,
   unsubscribePageFeature,
   consoleSessionFeature,

@@ -13,6 +13,7 @@ import { parseInput } from '../http/validation.js';
 import { exampleIds } from '../openapi/examples.js';
 import { idempotencyHeaders, rateLimitHeaders } from '../openapi/headers.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
+import { refuseAllowlisted } from './allowlist-guard.js';
 import type { SuppressionsDeps } from './deps.js';
 import { batchAddBodySchema, batchRemoveBodySchema } from './schemas.js';
 import { removedOrRefused, requireEmails } from './targets.js';
@@ -55,7 +56,7 @@ export const batchAddEndpoint: Endpoint<SuppressionsDeps> = {
           },
         },
       },
-      ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
+      ...errorResponses('allowlisted', ...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
   },
   handler:
@@ -63,6 +64,7 @@ export const batchAddEndpoint: Endpoint<SuppressionsDeps> = {
     async (req, res) => {
       const body = parseInput(batchAddBodySchema, req.body);
       const emails = requireEmails(body.emails, 'emails');
+      await refuseAllowlisted(db, accountOf(res), emails);
       const added = await addSuppressions(
         db,
         accountOf(res),

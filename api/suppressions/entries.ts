@@ -22,6 +22,7 @@ import { parseInput } from '../http/validation.js';
 import { exampleIds, exampleManualSuppression, exampleSuppression } from '../openapi/examples.js';
 import { idempotencyHeaders, rateLimitHeaders } from '../openapi/headers.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
+import { refuseAllowlisted } from './allowlist-guard.js';
 import type { SuppressionsDeps } from './deps.js';
 import {
   addBodySchema,
@@ -102,7 +103,7 @@ export const addSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
           [JSON_TYPE]: { schema: suppressionRefSchema, example: { object: 'suppression', id: exampleIds[1] } },
         },
       },
-      ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
+      ...errorResponses('allowlisted', ...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
   },
   handler:
@@ -110,6 +111,7 @@ export const addSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
     async (req, res) => {
       const body = parseInput(addBodySchema, req.body);
       const email = requireEmail(body.email, 'email');
+      await refuseAllowlisted(db, accountOf(res), [email]);
       const [added] = await addSuppressions(
         db,
         accountOf(res),

@@ -63,6 +63,7 @@ const example = {
   processed: 50000,
   added: 49998,
   already_present: 2,
+  allowlisted: 0,
   jobs: 25,
   finished_jobs: 25,
   failed_jobs: 0,

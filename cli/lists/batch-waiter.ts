@@ -96,6 +96,7 @@ export async function openBatchWaiter(options: BatchWaiterOptions): Promise<Batc
     already_present: 0,
     removed: 0,
     not_found: 0,
+    allowlisted: 0,
     protected: 0,
     duplicates: 0,
     invalid: 0,

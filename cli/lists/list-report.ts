@@ -71,6 +71,7 @@ export function formatListReport({ operation, account, summary, totals }: ListRe
       ['duplicates', summary.duplicates + totals.duplicates],
       ['removed', totals.removed],
       ['not found', totals.not_found],
+      ...(totals.allowlisted > 0 ? [['allowlisted (not added)', totals.allowlisted] as const] : []),
       ...(totals.protected > 0 ? [['protected (complained)', totals.protected] as const] : []),
       ...(totals.invalid > 0 ? [['refused by the workers', totals.invalid] as const] : []),
       ['failed jobs', failed],

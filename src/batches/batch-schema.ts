@@ -105,6 +105,8 @@ export interface BatchResult {
   already_present: number;
   removed: number;
   not_found: number;
+  /** Addresses the account's allowlist covers: never added. */
+  allowlisted: number;
   /** Entries a complaint put on the list, kept because the job did not say `force`. */
   protected: number;
   /** The first of them (at most 100). */
@@ -122,6 +124,7 @@ export const BATCH_COUNTS = [
   'already_present',
   'removed',
   'not_found',
+  'allowlisted',
   'protected',
   'duplicates',
   'invalid',

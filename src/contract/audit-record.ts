@@ -11,6 +11,7 @@ export const AUDIT_OUTCOMES = [
   'not_suppressed',
   'removed',
   'suppressed_soft_bounce_threshold',
+  'allowlisted',
 ] as const;
 
 export const bounceCategorySchema = z.enum(BOUNCE_CATEGORIES);
@@ -43,7 +44,7 @@ export const auditRecordSchema = z
     }),
     outcome: z.enum(AUDIT_OUTCOMES).meta({
       description:
-        'What the record did: added the address (`suppressed`, or `suppressed_soft_bounce_threshold` for the soft bounce that reached the account’s threshold), found it already listed, left it off the list (a bounce whose action is not `suppress`, or a complaint that is none), or `removed` it.',
+        'What the record did: added the address (`suppressed`, or `suppressed_soft_bounce_threshold` for the soft bounce that reached the account’s threshold), found it already listed, left it off the list (a bounce whose action is not `suppress`, or a complaint that is none), left it off because the account’s allowlist covers it (`allowlisted`), or `removed` it.',
     }),
     email: z.string().meta({ example: 'bounced@example.com' }),
     scope: scopeOutput.meta({

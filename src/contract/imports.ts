@@ -31,6 +31,7 @@ export const importSchema = z
     processed: count('Addresses of the finished jobs: `processed` of `queued` is the progress.'),
     added: count('Addresses put on the list.'),
     already_present: count('Addresses that were on the list already.'),
+    allowlisted: count('Addresses the account’s allowlist covers, which were not added.'),
     jobs: count('Batch jobs queued.'),
     finished_jobs: count('Jobs finished, failed ones included.'),
     failed_jobs: count('Jobs that failed for good; their addresses were not all written.'),

@@ -1,7 +1,9 @@
 import type { EventRecord } from './event-record.js';
 import type { Queryable } from '../db/database.js';
+import { COVERED_BY_ALLOWLIST } from '../allowlist/allowlist-repository.js';
 
 export type EventOutcome =
+  | 'allowlisted'
   | 'removed'
   | 'suppressed'
   | 'suppressed_soft_bounce_threshold'
@@ -29,7 +31,8 @@ WITH input AS (
     bounce_rule text, classifier_version text, complaint_feedback_type text, provider_message_id text
   )) WITH ORDINALITY AS t
 ), fresh AS (
-  SELECT input.* FROM input
+  -- An allowlisted address is recorded and never added (src/allowlist/).
+  SELECT input.*, ${COVERED_BY_ALLOWLIST('input.account_id', 'input.email')} AS allowlisted FROM input
   JOIN accounts ON accounts.id = input.account_id
   -- An event already stored is a duplicate, as src/events/duplicate-events.ts defines it.
   WHERE NOT EXISTS (
@@ -38,7 +41,7 @@ WITH input AS (
 ), added AS (
   INSERT INTO suppressions (id, account_id, email, origin, source_id, scope)
   SELECT suppression_id, account_id, email, origin, source_id, scope FROM fresh
-  WHERE origin IS NOT NULL
+  WHERE origin IS NOT NULL AND NOT allowlisted
   ORDER BY account_id, email, scope, ordinality
   ON CONFLICT (account_id, email, scope) DO NOTHING
   RETURNING id, account_id, email, scope
@@ -53,7 +56,7 @@ WITH input AS (
          f.bounce_category, f.bounce_reason, f.bounce_rule, f.classifier_version,
          f.complaint_feedback_type, f.provider_message_id,
          CASE
-           WHEN f.origin IS NULL THEN NULL
+           WHEN f.origin IS NULL OR f.allowlisted THEN NULL
            WHEN f.suppression_id IN (SELECT id FROM added) THEN f.suppression_id
            -- Looked up only for the few events whose address was already on the list: entered
            -- by an earlier event of this batch, or there before this statement.
@@ -66,6 +69,7 @@ WITH input AS (
          END,
          CASE
            WHEN f.origin IS NULL THEN 'not_suppressed'
+           WHEN f.allowlisted THEN 'allowlisted'
            -- A hashed lookup: joining the two CTEs would be planned as a nested loop over both.
            WHEN f.suppression_id IN (SELECT id FROM added) THEN 'suppressed'
            ELSE 'already_suppressed'

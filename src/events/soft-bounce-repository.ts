@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { COVERED_BY_ALLOWLIST } from '../allowlist/allowlist-repository.js';
 import { UNCLASSIFIED_SOFT_BOUNCE_TYPES } from './soft-bounce-threshold.js';
 
 export interface AddressKey {
@@ -81,7 +82,9 @@ export async function suppressAtThreshold<C extends Crossing>(db: Queryable, cro
                AS t(account_id, email, event_id, source_id, suppression_id)
            ), inserted AS (
              INSERT INTO suppressions (id, account_id, email, origin, source_id)
-             SELECT suppression_id, account_id, email, 'bounce', source_id FROM input ORDER BY account_id, email
+             SELECT suppression_id, account_id, email, 'bounce', source_id FROM input
+             WHERE NOT ${COVERED_BY_ALLOWLIST('input.account_id', 'input.email')}
+             ORDER BY account_id, email
              ON CONFLICT (account_id, email, scope) DO NOTHING
              RETURNING id
            )

@@ -19,7 +19,8 @@ export interface ImportReading {
 
 /** What a finished batch job of an import counted, or why it failed. */
 export type ImportJobOutcome =
-  { added: number; already_present: number; duplicates: number; invalid: number } | { failedReason: string };
+  | { added: number; already_present: number; allowlisted: number; duplicates: number; invalid: number }
+  | { failedReason: string };
 
 export interface ImportRecord extends Omit<ImportReading, 'invalidLines'> {
   id: string;
@@ -39,6 +40,8 @@ export interface ImportRecord extends Omit<ImportReading, 'invalidLines'> {
   processed: number;
   added: number;
   alreadyPresent: number;
+  /** Addresses the allowlist kept off the list. */
+  allowlisted: number;
   /** Duplicates and invalid entries the workers found (the reader catches most before they are queued). */
   jobDuplicates: number;
   jobInvalid: number;
@@ -110,10 +113,11 @@ export async function recordImportJobOutcome(
   await db.query({
     name: 'import-job-outcome',
     text: `INSERT INTO import_jobs AS j
-                  (import_id, job_id, entries, added, already_present, duplicates, invalid, failed_reason, finished_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
+                  (import_id, job_id, entries, added, already_present, duplicates, invalid, failed_reason, finished_at,
+                   allowlisted)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), $9)
            ON CONFLICT (import_id, job_id) DO UPDATE
-              SET added = excluded.added, already_present = excluded.already_present,
+              SET added = excluded.added, already_present = excluded.already_present, allowlisted = excluded.allowlisted,
                   duplicates = excluded.duplicates, invalid = excluded.invalid,
                   failed_reason = excluded.failed_reason, finished_at = excluded.finished_at
             WHERE j.finished_at IS NULL`,
@@ -126,6 +130,7 @@ export async function recordImportJobOutcome(
       counts?.duplicates ?? 0,
       counts?.invalid ?? 0,
       'failedReason' in outcome ? outcome.failedReason : null,
+      counts?.allowlisted ?? 0,
     ],
   });
 }
@@ -152,6 +157,7 @@ interface ImportRow {
   processed: string;
   added: string;
   already_present: string;
+  allowlisted: string;
   job_duplicates: string;
   job_invalid: string;
   last_finished_at: Date | null;
@@ -169,6 +175,7 @@ export async function findImport(db: Queryable, accountId: string, id: string): 
                                   coalesce(sum(entries) FILTER (WHERE finished_at IS NOT NULL), 0) AS processed,
                                   coalesce(sum(added), 0) AS added,
                                   coalesce(sum(already_present), 0) AS already_present,
+                                  coalesce(sum(allowlisted), 0) AS allowlisted,
                                   coalesce(sum(duplicates), 0) AS job_duplicates,
                                   coalesce(sum(invalid), 0) AS job_invalid,
                                   max(finished_at) AS last_finished_at
@@ -200,6 +207,7 @@ export async function findImport(db: Queryable, accountId: string, id: string): 
     processed: Number(row.processed),
     added: Number(row.added),
     alreadyPresent: Number(row.already_present),
+    allowlisted: Number(row.allowlisted),
     jobDuplicates: Number(row.job_duplicates),
     jobInvalid: Number(row.job_invalid),
     lastFinishedAt: row.last_finished_at,

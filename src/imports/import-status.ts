@@ -46,6 +46,7 @@ export function toImportResource(record: ImportRecord, now = Date.now()): Import
     processed: record.processed,
     added: record.added,
     already_present: record.alreadyPresent,
+    allowlisted: record.allowlisted,
     jobs: record.jobs,
     finished_jobs: record.finishedJobs,
     failed_jobs: record.failedJobs,
@@ -72,6 +73,7 @@ async function settleFromQueue(
         ? {
             added: batchCount(found.result, 'added'),
             already_present: batchCount(found.result, 'already_present'),
+            allowlisted: batchCount(found.result, 'allowlisted'),
             duplicates: batchCount(found.result, 'duplicates'),
             invalid: batchCount(found.result, 'invalid'),
           }

@@ -83,6 +83,7 @@ const byEmailsMatching =
 
 export function createSuppressionLookups(db: Queryable): SuppressionLookups {
   const exact = loader(db, byEmailsMatching('exact'), (entry) => entry.email);
+  const sending = loader(db, byEmailsMatching('sending'), (entry) => entry.email);
   const covering = loader(db, byEmailsMatching('covering'), (entry) => entry.email);
   const ids = loader(db, findSuppressionsByIds, (entry) => entry.id);
   return {
@@ -91,8 +92,7 @@ export function createSuppressionLookups(db: Queryable): SuppressionLookups {
     byId: async (accountId, id) => (await ids.load({ accountId, scope: '', values: [id] }))[0] ?? null,
     suppressing: async (accountId, values, scope = null) => {
       if (values.length === 0) return [];
-      // Without a scope the entry that suppresses is the whole account's, exactly as retrieve finds it.
-      if (scope === null) return exact.load({ accountId, scope: '', values });
+      if (scope === null) return sending.load({ accountId, scope: '', values });
       return covering.load({ accountId, scope: storedScope(scope), values });
     },
   };

@@ -1,6 +1,7 @@
 import type { EmailFilter } from './email-search.js';
 import type { Actor } from './actor.js';
 import type { Origin, Suppression } from './suppression.js';
+import { COVERED_BY_ALLOWLIST } from '../allowlist/allowlist-repository.js';
 import { newId } from '../domain/ids.js';
 import { scopeOfStored, storedScope, type Scope } from '../domain/scope.js';
 import type { Queryable } from '../db/database.js';
@@ -119,10 +120,14 @@ export interface AccountValues {
 
 /**
  * How an address's entries are matched to the scope asked for: `exact` finds the entry of that
- * scope only (retrieve, remove); `covering` the entry that applies to a send in that scope, the whole
- * account's first, else the scope's own (the check).
+ * scope only (retrieve, remove); `sending` the entry of that scope that stops a send (the check
+ * without a scope); `covering` the entry that stops a send in that scope, the whole account's first,
+ * else the scope's own (the check with one). An allowlisted address stops no send, but for the
+ * recipient's own unsubscribe.
  */
-export type ScopeMatch = 'exact' | 'covering';
+export type ScopeMatch = 'exact' | 'sending' | 'covering';
+
+const STOPS_SENDS = `(origin = 'unsubscribe' OR NOT ${COVERED_BY_ALLOWLIST('wanted.account_id', 'wanted.value')})`;
 
 /** An entry found for a triple, with the scope the triple asked for (stored form). */
 export interface Found {
@@ -132,8 +137,9 @@ export interface Found {
 
 const PROBE_BY_EMAIL: Record<ScopeMatch, string> = {
   exact: 'email = wanted.value AND scope = wanted.scope',
+  sending: `email = wanted.value AND scope = wanted.scope AND ${STOPS_SENDS}`,
   // '' (the whole account) sorts before any named scope.
-  covering: "email = wanted.value AND scope IN ('', wanted.scope) ORDER BY scope",
+  covering: `email = wanted.value AND scope IN ('', wanted.scope) AND ${STOPS_SENDS} ORDER BY scope`,
 };
 
 /**

@@ -38,6 +38,7 @@ describe('add jobs', () => {
       already_present: 1,
       removed: 0,
       not_found: 0,
+      allowlisted: 0,
       protected: 0,
       protected_entries: [],
       duplicates: 1,

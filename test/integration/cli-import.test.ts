@@ -98,6 +98,7 @@ describe('cli import', () => {
       duplicates: 0,
       removed: 0,
       not_found: 0,
+      allowlisted: 0,
       protected: 0,
       invalid: 0,
       failed: [],

@@ -202,6 +202,19 @@ const table: Entry[] = [
   row('GET /bounces/reclassifications/{id} 200', 'a reclassification is followed', () =>
     json('GET', `/bounces/reclassifications/${the().reclassificationId}`),
   ),
+  row('GET /allowlist 200', 'the allowlist is read', () => json('GET', '/allowlist')),
+  row('POST /allowlist 201', 'a domain is allowlisted', () =>
+    json('POST', '/allowlist', {
+      domain: `${uniqueEmail()
+        .split('@')[0]!
+        .replace(/[^a-z0-9]/g, '')}.example`,
+      note: 'QA',
+    }),
+  ),
+  row('DELETE /allowlist/{rule} 200', 'a rule is removed', async () => {
+    const added = await json('POST', '/allowlist', { email: uniqueEmail() });
+    return json('DELETE', `/allowlist/${(JSON.parse(added.text) as { id: string }).id}`);
+  }),
   row('POST /unsubscribe-links 200', 'the headers of two addresses are asked for', () =>
     json('POST', '/unsubscribe-links', { emails: [uniqueEmail(), 'not-an-address'], scope: 'newsletter' }),
   ),

@@ -1,3 +1,4 @@
+import { addAllowlistRule } from '../../src/allowlist/allowlist-repository.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +118,13 @@ const PROVOKE: Record<ErrorCode, () => Promise<ApiResponse>> = {
     const headers = { 'idempotency-key': randomUUID() };
     await api.post('/suppressions', { email: uniqueEmail() }, { headers });
     return api.post('/suppressions', { email: uniqueEmail() }, { headers });
+  },
+  allowlisted: async () => {
+    // The documented example's rule and address, in an account of its own.
+    const { email, rule } = ERROR_CODES.allowlisted.example;
+    const { api, accountId } = await newApiAccount(app);
+    await addAllowlistRule(app.database.db, { id: rule.id, accountId, value: rule.value, note: null });
+    return api.post('/suppressions', { email });
   },
   complaint_protected: async () => {
     // The documented example's entry, in an account of its own.

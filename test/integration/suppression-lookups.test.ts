@@ -19,7 +19,7 @@ function counting(db: Database): { db: Database; count(name: string): number } {
 }
 
 describe('lookups shared by concurrent requests', () => {
-  it('when lookups of two accounts are asked in one turn of the event loop, then the database gets one query for them all, and each gets its own answer', async () => {
+  it('when lookups of two accounts are asked in one turn of the event loop, then the database gets one query per kind of lookup for them all, and each gets its own answer', async () => {
     const first = await newApiAccount(app);
     const second = await newApiAccount(app);
     const firstEmails = uniqueEmails(30);
@@ -37,6 +37,7 @@ describe('lookups shared by concurrent requests', () => {
     ]);
 
     expect(database.count('suppressions-by-emails-exact')).toBe(1);
+    expect(database.count('suppressions-by-emails-sending')).toBe(1);
     expect(database.count('suppressions-by-ids')).toBe(1);
     expect(ofFirst.map((entry) => entry?.email ?? null)).toEqual([
       ...firstEmails.slice(0, 5),

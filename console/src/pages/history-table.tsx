@@ -8,6 +8,7 @@ const OUTCOMES: Record<string, string> = {
   already_suppressed: 'Already on the list',
   not_suppressed: 'Not added',
   removed: 'Removed from the list',
+  allowlisted: 'Not added: allowlisted',
 };
 
 const EVENT_NAMES: Record<AuditRecord['type'], string> = {
