@@ -11,6 +11,7 @@ import { migrateCommand } from './commands/migrate.js';
 import { settingsCommand } from './commands/settings.js';
 import { startCommand } from './commands/start.js';
 import { webhooksCommand } from './commands/webhooks.js';
+import { allowlistCommand } from './commands/allowlist.js';
 
 const program = new Command('suppression-list')
   .description('Suppression list service: run it, and manage its keys and data')
@@ -20,6 +21,7 @@ const program = new Command('suppression-list')
   .addCommand(feedsCommand())
   .addCommand(webhooksCommand())
   .addCommand(settingsCommand())
+  .addCommand(allowlistCommand())
   .addCommand(eventsCommand())
   .addCommand(importCommand())
   .addCommand(removeCommand())

@@ -73,7 +73,15 @@ const listQuerySchema = oneCursorAtATime(
 
 const ruleParamsSchema = z.object({ rule: ruleId });
 
-function toResource(rule: AllowlistRule): AllowlistRuleResource {
+/** The rule's stored value: the address normalised, or the domain lower-cased; 422 when it is neither. */
+export function ruleValueOf(body: { email?: string | undefined; domain?: string | undefined }): string {
+  if (body.email !== undefined) return requireEmail(body.email, 'email');
+  const domain = normalizeDomain(body.domain ?? '');
+  if (domain === null) throw new AppError('validation_error', '`domain` must be a domain name, such as `example.com`.');
+  return domain;
+}
+
+export function toResource(rule: AllowlistRule): AllowlistRuleResource {
   const isAddress = rule.value.includes('@');
   return {
     object: 'allowlist_rule',
@@ -143,14 +151,7 @@ export const addRuleEndpoint: Endpoint<AllowlistDeps> = {
     ({ db }) =>
     async (req, res) => {
       const body = parseInput(addRuleBodySchema, req.body);
-      let value: string;
-      if (body.email !== undefined) value = requireEmail(body.email, 'email');
-      else {
-        const domain = normalizeDomain(body.domain ?? '');
-        if (domain === null)
-          throw new AppError('validation_error', '`domain` must be a domain name, such as `example.com`.');
-        value = domain;
-      }
+      const value = ruleValueOf(body);
       const accountId = accountOf(res);
       const { rule } = await addAllowlistRule(db, { id: newId(), accountId, value, note: body.note ?? null });
       const covered = await countCoveredEntries(db, accountId, value);
