@@ -22,6 +22,7 @@ export const BATCH_OUTCOMES = [
   'already_present',
   'removed',
   'not_found',
+  'allowlisted',
   'protected',
   'invalid',
   'duplicates',
@@ -39,7 +40,7 @@ export interface Metrics {
   /** `http_request_duration_seconds{method,route,status}`. */
   readonly httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
   /** `suppression_events_processed_total{outcome}`: event jobs completed by outcome, or `failed`. */
-  readonly eventsProcessed: Counter<'outcome'>;
+  readonly eventsProcessed: Counter<'outcome' | 'message_scope'>;
   /** `bounces_classified_total{category,provider}`: bounces recorded (duplicates not), by category and the provider that reported them. */
   readonly bouncesClassified: Counter<'category' | 'provider'>;
   /** `suppression_batch_entries_total{outcome}`: entries of completed batch jobs by outcome. */
@@ -138,8 +139,8 @@ export function createMetrics(): Metrics {
     }),
     eventsProcessed: new Counter({
       name: 'suppression_events_processed_total',
-      help: 'Bounce and complaint event jobs processed, by outcome (failed: an attempt failed).',
-      labelNames: ['outcome'] as const,
+      help: 'Bounce, complaint and reactivation event jobs processed, by outcome (failed: an attempt failed) and by whether the message named a scope (message_scope: named or none).',
+      labelNames: ['outcome', 'message_scope'] as const,
       registers: [registry],
     }),
     bouncesClassified: new Counter({

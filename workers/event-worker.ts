@@ -60,7 +60,10 @@ export function startEventWorker(
   if (metrics) {
     worker.on('completed', (job) => {
       const result = job.returnvalue as EventJobResult | undefined;
-      if (result?.outcome) metrics.eventsProcessed.inc({ outcome: result.outcome });
+      if (result?.outcome) {
+        const named = typeof (job.data as { scope?: unknown } | undefined)?.scope === 'string';
+        metrics.eventsProcessed.inc({ outcome: result.outcome, message_scope: named ? 'named' : 'none' });
+      }
       if (result?.category) {
         metrics.bouncesClassified.inc({ category: result.category, provider: providerLabel(job.data) });
       }

@@ -1,5 +1,10 @@
 // The answers' types come from the service's contract, types only: the console reaches the service
 // over HTTP, and lint allows it nothing else of src/.
+import type {
+  AllowlistPage,
+  AllowlistRuleAdded,
+  AllowlistRuleResource as AllowlistRule,
+} from '../../src/contract/allowlist.js';
 import type { AuditRecordPage, AuditRecordResource as AuditRecord } from '../../src/contract/audit-record.js';
 import type { BounceSummary } from '../../src/contract/bounces.js';
 import type { SuppressionCheck } from '../../src/contract/check.js';
@@ -21,6 +26,9 @@ export class ApiError extends Error {
 }
 
 export type {
+  AllowlistPage,
+  AllowlistRule,
+  AllowlistRuleAdded,
   AuditRecord,
   AuditRecordPage,
   BounceSummary,
@@ -65,6 +73,7 @@ export const BOUNCE_ACTIONS = everyOf<BounceAction>()(['suppress', 'count', 'rec
 export const API = '/console/api/suppressions';
 export const SETTINGS_API = '/console/api/settings/suppressions';
 export const BOUNCES_API = '/console/api/bounces';
+export const ALLOWLIST_API = '/console/api/allowlist';
 
 let csrfToken: string | null = null;
 let onSessionEnded: (message: string) => void = () => undefined;

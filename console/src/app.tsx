@@ -8,6 +8,7 @@ import { EntryPage } from './pages/entry-page.js';
 import { ImportPage } from './pages/import-page.js';
 import { ListPage } from './pages/list-page.js';
 import { SettingsPage } from './pages/settings-page.js';
+import { AllowlistPage } from './pages/allowlist-page.js';
 import { SignInPage } from './pages/sign-in-page.js';
 import { followLink, href, navigate, useLocation, type Location } from './router.js';
 
@@ -102,6 +103,7 @@ export function App() {
             <NavLink to="/add" location={location} label="Add" />
             <NavLink to="/import" location={location} label="Import" />
             <NavLink to="/bounces" location={location} label="Bounces" />
+            <NavLink to="/allowlist" location={location} label="Allowlist" />
             <NavLink to="/settings" location={location} label="Settings" />
           </ul>
         </nav>
@@ -145,6 +147,8 @@ function Page({ location }: { location: Location }) {
       return <ImportPage />;
     case '/bounces':
       return <BouncesPage query={location.query} />;
+    case '/allowlist':
+      return <AllowlistPage />;
     case '/settings':
       return <SettingsPage />;
     default:

@@ -13,9 +13,14 @@ const metrics = createMetrics();
 const eventWorker = useEventWorker({ concurrency: 5, metrics });
 const batchWorker = useBatchWorker({ metrics });
 
-async function counter(name: string, outcome: string): Promise<number> {
+async function counter(name: string, outcome: string, labels: Record<string, string> = {}): Promise<number> {
   const metric = await metrics.registry.getSingleMetric(name)!.get();
-  return metric.values.find((value) => value.labels['outcome'] === outcome)?.value ?? 0;
+  const matches = metric.values.filter(
+    (value) =>
+      value.labels['outcome'] === outcome &&
+      Object.entries(labels).every(([label, want]) => value.labels[label] === want),
+  );
+  return matches.reduce((sum, value) => sum + value.value, 0);
 }
 
 describe('worker metrics', () => {
@@ -31,6 +36,18 @@ describe('worker metrics', () => {
       5000,
       'outcome counted',
     );
+
+    const scoped = await eventWorker.events.queue.add('complaint', {
+      ...complaintEvent(accountId, uniqueEmail()),
+      scope: 'newsletter',
+    });
+    expect((await settled(eventWorker.events.queue, scoped.id!)).state).toBe('completed');
+    await eventually(
+      async () => (await counter('suppression_events_processed_total', 'suppressed', { message_scope: 'named' })) === 1,
+      5000,
+      'scoped outcome counted',
+    );
+    expect(await counter('suppression_events_processed_total', outcome, { message_scope: 'none' })).toBe(1);
 
     const bad = await eventWorker.events.queue.add('complaint', { nonsense: true }, { attempts: 1 });
     expect((await settled(eventWorker.events.queue, bad.id!)).state).toBe('failed');
