@@ -1,3 +1,4 @@
+import { isScope, SCOPE_RULE } from '../../src/domain/scope.js';
 import { Command, Option } from 'commander';
 import { findAccount } from '../../src/accounts/account-repository.js';
 import { streamSuppressions } from '../../src/export/suppression-export.js';
@@ -9,6 +10,7 @@ import { withRuntime } from '../with-runtime.js';
 interface ExportOptions {
   account: string;
   origin?: Origin;
+  scope?: string;
   format: ExportFormat;
 }
 
@@ -17,11 +19,13 @@ export function exportCommand(): Command {
     .description("write every entry of an account's suppression list to stdout, newest first")
     .requiredOption('--account <name-or-id>', 'the account, by name or id')
     .addOption(new Option('--origin <origin>', 'only entries of this origin').choices(ORIGINS))
+    .option('--scope <scope>', 'only entries of this named scope')
     .addOption(new Option('--format <format>', 'output format').choices(EXPORT_FORMATS).default('csv'))
     .addHelpText(
       'after',
       `
-csv has the header id,email,origin,source_id,created_at (source_id empty when there is none);
+csv has the header id,email,origin,source_id,created_at,scope (source_id empty when there is
+none, scope empty for the whole account);
 ndjson prints one Suppression per line, in the API's shape. created_at is ISO 8601 UTC with
 milliseconds. Entries are read from a database cursor a batch at a time and written as fast as
 the reader takes them, so a list of any size takes little memory. stdout carries the data alone;
@@ -29,11 +33,12 @@ the reader takes them, so a list of any size takes little memory. stdout carries
 quietly with exit code 0.`,
     )
     .action(async (options: ExportOptions) => {
+      if (options.scope !== undefined && !isScope(options.scope)) throw new Error(`--scope must be ${SCOPE_RULE}.`);
       // One client: the account lookup, then the cursor.
       await withRuntime(async ({ db }) => {
         const account = await findAccount(db, options.account);
         if (!account) throw new Error(`No account named or with id "${options.account}".`);
-        const entries = streamSuppressions(db, { accountId: account.id, origin: options.origin });
+        const entries = streamSuppressions(db, { accountId: account.id, origin: options.origin, scope: options.scope });
         const result = await writeExport(entries, process.stdout, options.format);
         if (result.complete)
           process.stderr.write(`Exported ${result.exported} ${result.exported === 1 ? 'entry' : 'entries'}.\n`);

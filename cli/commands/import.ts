@@ -1,3 +1,4 @@
+import { isScope, SCOPE_RULE } from '../../src/domain/scope.js';
 import { Command, Option } from 'commander';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Account } from '../../src/accounts/account-repository.js';
@@ -19,6 +20,7 @@ interface ListOptions {
   wait?: boolean;
   force?: boolean;
   reason?: string;
+  scope?: string;
 }
 
 async function lookUpAccount(config: Config, nameOrId: string): Promise<Account> {
@@ -41,6 +43,7 @@ async function runListCommand(operation: 'add' | 'remove', file: string, options
         operation,
         account,
         origin: options.origin,
+        scope: options.scope,
         force: options.force,
         reason: options.reason,
         input: input.stream,
@@ -108,7 +111,13 @@ function listCommand(name: string, operation: 'add' | 'remove'): Command {
     .argument('<file>', 'a CSV, NDJSON or text file, or - for standard input')
     .requiredOption('--account <name-or-id>', 'the account, by name or id')
     .addOption(new Option('--format <format>', 'the input format').choices(LIST_FORMATS))
-    .option('--wait', 'wait for every job to finish and print the totals');
+    .option('--wait', 'wait for every job to finish and print the totals')
+    .option(
+      '--scope <scope>',
+      operation === 'add'
+        ? 'the named scope the entries are for (without it, the whole account)'
+        : "the named scope of the addresses' entries (without it, the whole account's; ids name theirs)",
+    );
   if (operation === 'add') {
     command.addOption(
       new Option('--origin <origin>', 'the origin the new entries get').choices(GIVEN_ORIGINS).default('manual'),
@@ -123,6 +132,9 @@ function listCommand(name: string, operation: 'add' | 'remove'): Command {
     const reason = options.reason?.trim();
     if (options.reason !== undefined && (reason === '' || (reason?.length ?? 0) > MAX_REASON_LENGTH)) {
       command.error(`error: --reason must be 1 to ${MAX_REASON_LENGTH} characters`);
+    }
+    if (options.scope !== undefined && !isScope(options.scope)) {
+      command.error(`error: --scope must be ${SCOPE_RULE}`);
     }
     if (options.force === true && reason === undefined) {
       command.error('error: --force needs --reason "<why>": the reason is kept in each entry\'s history');

@@ -15,6 +15,8 @@ export interface ListRun {
   account: Account;
   /** For `add`; default manual. */
   origin?: Origin;
+  /** The named scope of the entries; the whole account's when absent. */
+  scope?: string | undefined;
   /** For `remove`: removes entries a complaint put on the list too (with a reason). */
   force?: boolean | undefined;
   /** For `remove`: why, kept in each removed entry's history. */
@@ -55,8 +57,8 @@ export async function runList(run: ListRun, context: ListRunContext): Promise<Li
   const maxInvalidShown = context.maxInvalidShown ?? 1000;
   const operation: ListOperation =
     run.operation === 'add'
-      ? { kind: 'add', accountId: run.account.id, origin: run.origin ?? 'manual' }
-      : { kind: 'remove', accountId: run.account.id, force: run.force, reason: run.reason };
+      ? { kind: 'add', accountId: run.account.id, origin: run.origin ?? 'manual', scope: run.scope }
+      : { kind: 'remove', accountId: run.account.id, force: run.force, reason: run.reason, scope: run.scope };
   const connection = await connectRedis(context.redis);
   const producer = createBatchProducer({ connection, prefix: context.prefix });
   let waiter: BatchWaiter | undefined;
