@@ -3,7 +3,8 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { accountExists } from '../src/accounts/account-repository.js';
 import type { Database } from '../src/db/database.js';
 import { recordImportJobOutcome } from '../src/imports/import-repository.js';
-import { addSuppressions, removeSuppressions } from '../src/suppressions/suppression-repository.js';
+import { addSuppressions } from '../src/suppressions/suppression-repository.js';
+import { removeSuppressions } from '../src/suppressions/suppression-removal.js';
 import {
   InvalidBatchError,
   parseAddBatch,

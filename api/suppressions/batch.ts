@@ -6,7 +6,8 @@ import {
   type BatchRemoveResult,
 } from '../../src/contract/suppression.js';
 import { newId } from '../../src/domain/ids.js';
-import { addSuppressions, removeSuppressions } from '../../src/suppressions/suppression-repository.js';
+import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
+import { removeSuppressions } from '../../src/suppressions/suppression-removal.js';
 import { accountOf, actorOf, callerOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';

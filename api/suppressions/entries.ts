@@ -11,11 +11,8 @@ import {
 import { newId } from '../../src/domain/ids.js';
 import { AppError } from '../../src/errors.js';
 import { toResource } from '../../src/suppressions/suppression.js';
-import {
-  addSuppressions,
-  listSuppressions,
-  removeSuppressions,
-} from '../../src/suppressions/suppression-repository.js';
+import { removeSuppressions } from '../../src/suppressions/suppression-removal.js';
+import { addSuppressions, listSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { accountOf, actorOf, callerOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';

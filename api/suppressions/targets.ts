@@ -4,7 +4,7 @@ import { isUuid } from '../../src/domain/ids.js';
 import type { Request } from 'express';
 import { errorMessage } from '../../src/error-codes.js';
 import { AppError, invalidField } from '../../src/errors.js';
-import type { Removal } from '../../src/suppressions/suppression-repository.js';
+import type { Removal } from '../../src/suppressions/suppression-removal.js';
 import { pathParameter } from '../http/endpoints.js';
 
 /** Normalised, distinct addresses; the first invalid one rejects the whole request. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { updateSettings } from '../../src/policy/settings-repository.js';
-import { removeSuppressions } from '../../src/suppressions/suppression-repository.js';
+import { removeSuppressions } from '../../src/suppressions/suppression-removal.js';
 import type { BounceType } from '../../src/events/event-schema.js';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
