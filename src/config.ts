@@ -71,6 +71,11 @@ const configSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt.default(LIBRARY_DEFAULTS.database.poolSize),
   /** Server-side limit on one statement; with the pool's 1.5 s connect timeout, a dead database answers 503 fast. */
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(5000),
+  /**
+   * Days the audit trail keeps its records: month partitions wholly older than this are dropped,
+   * keeping the records that explain a current entry. Unset, everything is kept.
+   */
+  AUDIT_RETENTION_DAYS: positiveInt.optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   /**
    * Redis Cluster seed nodes, a comma list of `host:port`: when set, every Redis client is a cluster

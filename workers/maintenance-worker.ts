@@ -2,6 +2,12 @@ import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { RECLASSIFY_JOB } from '../src/bounces/reclassification-queue.js';
 import { runReclassification } from '../src/bounces/reclassify.js';
 import type { Config } from '../src/config.js';
+import {
+  AUDIT_PARTITIONS_EVERY_MS,
+  AUDIT_PARTITIONS_JOB,
+  maintainAuditPartitions,
+  scheduleAuditPartitions,
+} from '../src/events/audit-partitions.js';
 import { finishReclassification } from '../src/bounces/reclassification-repository.js';
 import { deleteImportsBefore } from '../src/imports/import-repository.js';
 import { IMPORT_RETENTION_MS } from '../src/imports/import-status.js';
@@ -16,25 +22,28 @@ import {
 import { MAINTENANCE_QUEUE } from '../src/queues.js';
 import type { WorkerDeps } from './worker-deps.js';
 
-export type MaintenanceWorkerConfig = Pick<Config, 'QUEUE_PREFIX'>;
+export type MaintenanceWorkerConfig = Pick<Config, 'QUEUE_PREFIX' | 'AUDIT_RETENTION_DAYS'>;
 
 export interface MaintenanceWorkerTuning {
   /** How often the expiry sweep runs (default every minute). */
   expiryEveryMs?: number;
   /** The sweep's batch size and batches per run. */
   expiry?: Omit<ExpiryRunOptions, 'signal'>;
+  /** How often the audit trail's partitions are created ahead and, past the retention, dropped (default hourly). */
+  auditPartitionsEveryMs?: number;
 }
 
 export interface MaintenanceWorker {
   worker: Worker<unknown, ExpiryResult | null>;
-  /** Settles once the sweep's scheduler is registered (or registering it failed, which is logged). */
+  /** Settles once the schedulers are registered (or registering one failed, which is logged). */
   scheduled: Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * Runs the periodic maintenance jobs, and keeps their schedulers registered. The expiry sweep
- * also removes imports past their retention: both are small, periodic deletions. It also runs the
+ * also removes imports past their retention: both are small, periodic deletions. The audit job
+ * keeps the audit trail's month partitions (src/events/audit-partitions.ts). It also runs the
  * reclassifications accounts ask for, one at a time per process.
  */
 export function startMaintenanceWorker(
@@ -53,6 +62,11 @@ export function startMaintenanceWorker(
         if (typeof id !== 'string')
           throw new UnrecoverableError('a reclassification job names its reclassification_id');
         await runReclassification(db, id, closing.signal);
+        return null;
+      }
+      if (job.name === AUDIT_PARTITIONS_JOB) {
+        const result = await maintainAuditPartitions(db, config.AUDIT_RETENTION_DAYS);
+        if (result.created.length > 0 || result.dropped.length > 0) logger.info(result, 'audit partitions maintained');
         return null;
       }
       if (job.name !== EXPIRE_ENTRIES_JOB) throw new UnrecoverableError(`unknown maintenance job ${job.name}`);
@@ -81,9 +95,14 @@ export function startMaintenanceWorker(
 
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
   queue.on('error', (error) => logger.warn({ err: error }, 'maintenance queue error'));
-  const scheduled = scheduleExpiry(queue, tuning.expiryEveryMs ?? EXPIRY_EVERY_MS).catch((error: unknown) =>
-    logger.error({ err: error }, 'could not register the expiry scheduler'),
-  );
+  const scheduled = Promise.all([
+    scheduleExpiry(queue, tuning.expiryEveryMs ?? EXPIRY_EVERY_MS).catch((error: unknown) =>
+      logger.error({ err: error }, 'could not register the expiry scheduler'),
+    ),
+    scheduleAuditPartitions(queue, tuning.auditPartitionsEveryMs ?? AUDIT_PARTITIONS_EVERY_MS).catch((error: unknown) =>
+      logger.error({ err: error }, 'could not register the audit partitions scheduler'),
+    ),
+  ]).then(() => undefined);
 
   return {
     worker,

@@ -177,10 +177,10 @@ export async function evidenceOf(
     text: `SELECT e.email, e.type, e.bounce_type, e.bounce_sub_type, e.bounce_status, e.bounce_reply_code,
                   e.bounce_diagnostic, e.bounce_provider, e.bounce_remote_mta, e.complaint_feedback_type, e.occurred_at
            FROM unnest($2::text[]) AS wanted(email)
-           JOIN suppression_events e ON e.account_id = $1 AND e.email = wanted.email
+           JOIN suppression_audit_trail e ON e.account_id = $1 AND e.email = wanted.email
            WHERE e.type IN ('bounce', 'complaint')
              AND e.received_at > COALESCE(
-               (SELECT max(r.received_at) FROM suppression_events r
+               (SELECT max(r.received_at) FROM suppression_audit_trail r
                 WHERE r.account_id = $1 AND r.email = wanted.email AND r.type = 'removal'
                   AND ($3::text IS NULL OR NOT starts_with(r.event_id, 'reclassified-' || $3 || '-'))),
                '-infinity')

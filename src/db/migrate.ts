@@ -7,8 +7,10 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 const MIGRATION_LOCK_ID = 7_300_111_202_611;
 
 /**
- * Applies pending migrations (numbered SQL files) in one transaction, under an advisory lock, with
- * the ledger in `pgmigrations`. Several processes starting at once wait for each other.
+ * Applies pending migrations (numbered SQL files), each in its own transaction, under an advisory
+ * lock, with the ledger in `pgmigrations`. Several processes starting at once wait for each other.
+ * One transaction per migration lets a migration take a lock and release it before the next one
+ * scans under a lighter lock (0016 and 0017).
  */
 export async function migrate(databaseUrl: string, logger: Logger): Promise<string[]> {
   const applied = await runner({
@@ -16,7 +18,7 @@ export async function migrate(databaseUrl: string, logger: Logger): Promise<stri
     dir: MIGRATIONS_DIR,
     migrationsTable: 'pgmigrations',
     direction: 'up',
-    singleTransaction: true,
+    singleTransaction: false,
     lockValue: MIGRATION_LOCK_ID,
     advisoryLockMode: 'wait',
     checkOrder: true,

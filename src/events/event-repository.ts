@@ -1,6 +1,7 @@
 import type { EventRecord } from './event-record.js';
 import type { Queryable } from '../db/database.js';
 import { COVERED_BY_ALLOWLIST } from '../allowlist/allowlist-repository.js';
+import { NOT_RECORDED_BEFORE_PARTITIONING } from './event-receipts.js';
 
 export type EventOutcome =
   | 'allowlisted'
@@ -30,14 +31,20 @@ WITH input AS (
     bounce_diagnostic text, bounce_provider text, bounce_remote_mta text, bounce_category text, bounce_reason text,
     bounce_rule text, classifier_version text, complaint_feedback_type text, provider_message_id text
   )) WITH ORDINALITY AS t
+), receipted AS (
+  -- An event is new when its receipt is written (src/events/event-receipts.ts); in key order, so
+  -- that concurrent batches wait for each other instead of deadlocking.
+  INSERT INTO event_receipts (account_id, event_id)
+  SELECT input.account_id, input.event_id FROM input
+  JOIN accounts ON accounts.id = input.account_id
+  WHERE ${NOT_RECORDED_BEFORE_PARTITIONING('input.account_id', 'input.event_id')}
+  ORDER BY input.account_id, input.event_id
+  ON CONFLICT DO NOTHING
+  RETURNING account_id, event_id
 ), fresh AS (
   -- An allowlisted address is recorded and never added (src/allowlist/).
   SELECT input.*, ${COVERED_BY_ALLOWLIST('input.account_id', 'input.email')} AS allowlisted FROM input
-  JOIN accounts ON accounts.id = input.account_id
-  -- An event already stored is a duplicate, as src/events/duplicate-events.ts defines it.
-  WHERE NOT EXISTS (
-    SELECT 1 FROM suppression_events e WHERE e.account_id = input.account_id AND e.event_id = input.event_id
-  )
+  JOIN receipted ON receipted.account_id = input.account_id AND receipted.event_id = input.event_id
 ), added AS (
   INSERT INTO suppressions (id, account_id, email, origin, source_id, scope)
   SELECT suppression_id, account_id, email, origin, source_id, scope FROM fresh
@@ -76,15 +83,13 @@ WITH input AS (
          END,
          f.occurred_at, f.actor_type, f.actor_id
   FROM fresh f
-  ORDER BY f.account_id, f.event_id
-  ON CONFLICT (account_id, event_id) DO NOTHING
   RETURNING account_id, event_id, outcome, suppression_id
 )
 SELECT
   CASE
     WHEN recorded.outcome IS NOT NULL THEN recorded.outcome
     WHEN NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.id = input.account_id) THEN 'unknown_account'
-    -- Stored before this statement, or by a batch that committed first (the ON CONFLICT above).
+    -- Received before this statement, or by a batch that committed first (its receipt above).
     ELSE 'duplicate'
   END AS outcome,
   recorded.suppression_id
@@ -125,12 +130,18 @@ async function fillConcurrentEntries(
   });
   if (missing.length === 0) return;
   const { rows } = await db.query<{ account_id: string; event_id: string; id: string }>({
+    // By address, the partitions' index, and within the last day: the records were written just now.
     text: `UPDATE suppression_events e SET suppression_id = s.id
-           FROM unnest($1::uuid[], $2::text[]) AS wanted(account_id, event_id), suppressions s
-           WHERE e.account_id = wanted.account_id AND e.event_id = wanted.event_id
+           FROM unnest($1::uuid[], $2::text[], $3::text[]) AS wanted(account_id, event_id, email), suppressions s
+           WHERE e.account_id = wanted.account_id AND e.email = wanted.email AND e.event_id = wanted.event_id
+             AND e.received_at > now() - interval '1 day'
              AND s.account_id = e.account_id AND s.email = e.email AND s.scope = e.scope
            RETURNING e.account_id, e.event_id, s.id`,
-    values: [missing.map((record) => record.account_id), missing.map((record) => record.event_id)],
+    values: [
+      missing.map((record) => record.account_id),
+      missing.map((record) => record.event_id),
+      missing.map((record) => record.email),
+    ],
   });
   const idOf = new Map(rows.map((row) => [`${row.account_id}\n${row.event_id}`, row.id]));
   records.forEach((record, index) => {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { NOT_RECORDED_BEFORE_PARTITIONING } from './event-receipts.js';
 import { storedScope } from '../domain/scope.js';
 import type { RecordedEvent } from './event-repository.js';
 import type { SuppressionEvent } from './event-schema.js';
@@ -15,20 +16,23 @@ WITH input AS (
          $6::uuid AS source_id, $7::text AS provider_message_id, $8::timestamptz AS occurred_at,
          $9::text AS actor_type, $10::text AS actor_id
 ), fresh AS (
-  SELECT 1 FROM accounts
-  WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM suppression_events WHERE account_id = $1 AND event_id = $2)
+  -- New when its receipt is written (src/events/event-receipts.ts).
+  INSERT INTO event_receipts (account_id, event_id)
+  SELECT $1, $2 FROM accounts WHERE id = $1 AND ${NOT_RECORDED_BEFORE_PARTITIONING('$1', '$2')}
+  ON CONFLICT DO NOTHING
+  RETURNING 1
 ), lifted AS (
   DELETE FROM suppressions s
   WHERE EXISTS (SELECT 1 FROM fresh)
     AND s.account_id = $1 AND s.email = $3 AND s.scope IN ('', $4) AND s.origin IN ('bounce', 'complaint')
     AND EXISTS (
-      SELECT 1 FROM suppression_events e
-      WHERE e.account_id = s.account_id AND e.suppression_id = s.id AND e.type IN ('bounce', 'complaint')
-        AND starts_with(e.event_id, $5::text || ':'))
+      SELECT 1 FROM suppression_audit_trail e
+      WHERE e.account_id = s.account_id AND e.email = s.email AND e.suppression_id = s.id
+        AND e.type IN ('bounce', 'complaint') AND starts_with(e.event_id, $5::text || ':'))
     AND NOT EXISTS (
-      SELECT 1 FROM suppression_events e
-      WHERE e.account_id = s.account_id AND e.suppression_id = s.id AND e.type IN ('bounce', 'complaint')
-        AND NOT starts_with(e.event_id, $5::text || ':'))
+      SELECT 1 FROM suppression_audit_trail e
+      WHERE e.account_id = s.account_id AND e.email = s.email AND e.suppression_id = s.id
+        AND e.type IN ('bounce', 'complaint') AND NOT starts_with(e.event_id, $5::text || ':'))
   RETURNING s.id, s.email, s.scope
 ), numbered AS (
   SELECT id, email, scope, row_number() OVER (ORDER BY scope) AS n FROM lifted

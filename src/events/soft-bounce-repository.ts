@@ -47,6 +47,9 @@ export async function softBouncesOf(
              AND (e.bounce_category = ANY(w.counted::text[])
                   OR (e.bounce_category IS NULL AND e.bounce_type = ANY($6::text[])))
              AND e.occurred_at BETWEEN w.from_at AND w.to_at
+             -- A bounce is received after it occurred (a day allowed for clocks): the months before
+             -- the window are not read.
+             AND e.received_at >= w.from_at - interval '1 day'
              AND e.received_at > COALESCE(
                (SELECT max(r.received_at) FROM suppression_events r
                 WHERE r.account_id = w.account_id AND r.email = w.email AND r.type = 'removal'),
@@ -91,7 +94,9 @@ export async function suppressAtThreshold<C extends Crossing>(db: Queryable, cro
            UPDATE suppression_events e SET outcome = 'suppressed_soft_bounce_threshold', suppression_id = input.suppression_id
            FROM input
            WHERE input.suppression_id IN (SELECT id FROM inserted)
-             AND e.account_id = input.account_id AND e.event_id = input.event_id
+             AND e.account_id = input.account_id AND e.email = input.email AND e.event_id = input.event_id
+             -- The crossing bounces were recorded just now: only the latest partitions are read.
+             AND e.received_at > now() - interval '1 day'
            RETURNING e.account_id, e.event_id`,
     values: [
       crossings.map((crossing) => crossing.account_id),

@@ -118,7 +118,7 @@ export async function historyAddress(db: Queryable, accountId: string, target: H
       // LIMIT 1 over the UNION ALL stops at the entry when there is one: the records are read only without it.
       text: `(SELECT email FROM suppressions WHERE account_id = $1 AND id = $2)
              UNION ALL
-             (SELECT email FROM suppression_events WHERE account_id = $1 AND suppression_id = $2 LIMIT 1)
+             (SELECT email FROM suppression_audit_trail WHERE account_id = $1 AND suppression_id = $2 LIMIT 1)
              LIMIT 1`,
       values: [accountId, target.id],
     });
@@ -127,7 +127,7 @@ export async function historyAddress(db: Queryable, accountId: string, target: H
   const { rows } = await db.query<{ known: boolean }>({
     name: 'history-address-by-email',
     text: `SELECT EXISTS (SELECT 1 FROM suppressions WHERE account_id = $1 AND email = $2)
-               OR EXISTS (SELECT 1 FROM suppression_events WHERE account_id = $1 AND email = $2) AS known`,
+               OR EXISTS (SELECT 1 FROM suppression_audit_trail WHERE account_id = $1 AND email = $2) AS known`,
     values: [accountId, target.email],
   });
   return rows[0]?.known ? target.email : null;
@@ -144,7 +144,7 @@ export async function listHistory(
   const plan = await historyPlan(db, query, values);
   const { rows } = await db.query<AuditRow>({
     name: `history-${plan.direction}-${plan.condition === '' ? 'first' : 'cursor'}`,
-    text: `SELECT ${AUDIT_COLUMNS} FROM suppression_events
+    text: `SELECT ${AUDIT_COLUMNS} FROM suppression_audit_trail
            WHERE account_id = $1 AND email = $2 ${plan.condition}
            ORDER BY received_at ${plan.direction}, event_id ${plan.direction} LIMIT ${plan.limit}`,
     values,
@@ -163,7 +163,7 @@ async function historyPlan(db: Queryable, query: KeysetQuery<string>, values: un
     // The cursor's place, read once: its time as text keeps the microseconds a JavaScript Date would cut.
     const { rows } = await db.query<{ received_at: string }>({
       name: 'history-cursor',
-      text: 'SELECT received_at::text AS received_at FROM suppression_events WHERE account_id = $1 AND email = $2 AND event_id = $3',
+      text: 'SELECT received_at::text AS received_at FROM suppression_audit_trail WHERE account_id = $1 AND email = $2 AND event_id = $3',
       values: [values[0], values[1], cursor],
     });
     if (!rows[0]) throw new UnknownCursorError(parameter);

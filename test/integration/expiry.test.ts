@@ -267,7 +267,8 @@ describe('the scheduled sweep', () => {
 
   it('when the worker has started, then one scheduler runs the sweep every interval, however often it is upserted', async () => {
     await scheduleExpiry(maintenance.queue, 500);
-    expect(await maintenance.queue.getJobSchedulersCount()).toBe(1);
+    // The sweep's, and the audit partitions' of src/events/audit-partitions.ts.
+    expect(await maintenance.queue.getJobSchedulersCount()).toBe(2);
     expect(await maintenance.queue.getJobScheduler(EXPIRE_ENTRIES_JOB)).toMatchObject({
       name: EXPIRE_ENTRIES_JOB,
       every: 500,
