@@ -1,7 +1,7 @@
 import { loadConfig, SERVER_TIMEOUTS, type Config } from './config.js';
 import { createDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
-import { createAuditPartitions } from './events/audit-partitions.js';
+import { createMonthPartitions } from './db/month-partitions.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 
@@ -33,10 +33,10 @@ export async function openRuntime(applicationName: string, options: RuntimeOptio
     applicationName,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
-  // Every process that starts makes sure this month's and next month's audit partitions exist, so
-  // events never wait on the maintenance worker's schedule; a failure here is that job's to retry.
-  await createAuditPartitions(db).catch((error: unknown) =>
-    logger.warn({ err: error }, 'could not create the audit partitions ahead'),
+  // Every process that starts makes sure this month's and next month's partitions exist, so writes
+  // never wait on the maintenance worker's schedule; a failure here is that job's to retry.
+  await createMonthPartitions(db).catch((error: unknown) =>
+    logger.warn({ err: error }, 'could not create the month partitions ahead'),
   );
   const metrics = createMetrics();
   metrics.trackPool(db.pool);

@@ -3,11 +3,11 @@ import { RECLASSIFY_JOB } from '../src/bounces/reclassification-queue.js';
 import { runReclassification } from '../src/bounces/reclassify.js';
 import type { Config } from '../src/config.js';
 import {
-  AUDIT_PARTITIONS_EVERY_MS,
-  AUDIT_PARTITIONS_JOB,
-  maintainAuditPartitions,
-  scheduleAuditPartitions,
-} from '../src/events/audit-partitions.js';
+  maintainPartitions,
+  PARTITIONS_EVERY_MS,
+  PARTITIONS_JOB,
+  schedulePartitions,
+} from '../src/policy/partitions-job.js';
 import { finishReclassification } from '../src/bounces/reclassification-repository.js';
 import { deleteImportsBefore } from '../src/imports/import-repository.js';
 import { IMPORT_RETENTION_MS } from '../src/imports/import-status.js';
@@ -29,8 +29,8 @@ export interface MaintenanceWorkerTuning {
   expiryEveryMs?: number;
   /** The sweep's batch size and batches per run. */
   expiry?: Omit<ExpiryRunOptions, 'signal'>;
-  /** How often the audit trail's partitions are created ahead and, past the retention, dropped (default hourly). */
-  auditPartitionsEveryMs?: number;
+  /** How often the month partitions are created ahead and, past their retention, dropped (default hourly). */
+  partitionsEveryMs?: number;
 }
 
 export interface MaintenanceWorker {
@@ -42,8 +42,8 @@ export interface MaintenanceWorker {
 
 /**
  * Runs the periodic maintenance jobs, and keeps their schedulers registered. The expiry sweep
- * also removes imports past their retention: both are small, periodic deletions. The audit job
- * keeps the audit trail's month partitions (src/events/audit-partitions.ts). It also runs the
+ * also removes imports past their retention: both are small, periodic deletions. The partitions
+ * job keeps the tables partitioned by month (src/policy/partitions-job.ts). It also runs the
  * reclassifications accounts ask for, one at a time per process.
  */
 export function startMaintenanceWorker(
@@ -64,9 +64,11 @@ export function startMaintenanceWorker(
         await runReclassification(db, id, closing.signal);
         return null;
       }
-      if (job.name === AUDIT_PARTITIONS_JOB) {
-        const result = await maintainAuditPartitions(db, config.AUDIT_RETENTION_DAYS);
-        if (result.created.length > 0 || result.dropped.length > 0) logger.info(result, 'audit partitions maintained');
+      if (job.name === PARTITIONS_JOB) {
+        const result = await maintainPartitions(db, config.AUDIT_RETENTION_DAYS);
+        if (result.created.length + result.dropped.length + result.held.length > 0) {
+          logger.info(result, 'month partitions maintained');
+        }
         return null;
       }
       if (job.name !== EXPIRE_ENTRIES_JOB) throw new UnrecoverableError(`unknown maintenance job ${job.name}`);
@@ -99,8 +101,8 @@ export function startMaintenanceWorker(
     scheduleExpiry(queue, tuning.expiryEveryMs ?? EXPIRY_EVERY_MS).catch((error: unknown) =>
       logger.error({ err: error }, 'could not register the expiry scheduler'),
     ),
-    scheduleAuditPartitions(queue, tuning.auditPartitionsEveryMs ?? AUDIT_PARTITIONS_EVERY_MS).catch((error: unknown) =>
-      logger.error({ err: error }, 'could not register the audit partitions scheduler'),
+    schedulePartitions(queue, tuning.partitionsEveryMs ?? PARTITIONS_EVERY_MS).catch((error: unknown) =>
+      logger.error({ err: error }, 'could not register the partitions scheduler'),
     ),
   ]).then(() => undefined);
 

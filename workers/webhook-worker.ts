@@ -22,7 +22,7 @@ export interface WebhookWorkerTuning {
   /** Deadline of one attempt (default 10 s). */
   timeoutMs?: number;
   /** The dispatcher's timings. */
-  dispatch?: Pick<DispatcherOptions, 'pollMs' | 'batchSize' | 'sweepEveryMs' | 'overdueGraceMs' | 'retentionDays'>;
+  dispatch?: Pick<DispatcherOptions, 'pollMs' | 'batchSize' | 'sweepEveryMs' | 'overdueGraceMs'>;
   /**
    * How long a delivery job stays claimed without its worker renewing the claim; a job whose process
    * died is taken up again after about this long (default BullMQ's 30 s).

@@ -13,4 +13,4 @@
 export const NOT_RECORDED_BEFORE_PARTITIONING = (accountId: string, eventId: string): string => `NOT EXISTS (
     SELECT 1 FROM suppression_events legacy
     WHERE legacy.account_id = ${accountId} AND legacy.event_id = ${eventId}
-      AND legacy.received_at < (SELECT legacy_until FROM audit_partitioning))`;
+      AND legacy.received_at < (SELECT legacy_until FROM month_partitioning WHERE parent = 'suppression_events'))`;

@@ -62,8 +62,9 @@ export async function deliverChanges(
            FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[])
                 AS c(change_id, account_id, type, payload, created_at)
            JOIN webhooks w ON w.account_id = c.account_id AND webhook_subscribes(w, c.type)
+           -- The changes are locked by takeChanges and deleted in this transaction, so none is
+           -- delivered twice; each month's own unique key on (webhook_id, change_id) holds it too.
            ORDER BY c.change_id, w.id
-           ON CONFLICT (webhook_id, change_id) DO NOTHING
            RETURNING id`,
     values: [
       ids,
@@ -190,17 +191,6 @@ export async function findOverdueDeliveries(db: Queryable, graceMs: number, limi
     values: [graceMs, limit],
   });
   return rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt_count, roundStart: row.round_start }));
-}
-
-/** Deletes up to `limit` finished deliveries (and their attempts) made before `before`; returns how many. */
-export async function deleteFinishedDeliveries(db: Queryable, before: Date, limit: number): Promise<number> {
-  const { rowCount } = await db.query({
-    text: `DELETE FROM webhook_deliveries WHERE id IN (
-             SELECT id FROM webhook_deliveries WHERE created_at < $1 AND status IN ('success', 'failed') LIMIT $2
-           )`,
-    values: [before, limit],
-  });
-  return rowCount ?? 0;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { changePayload } from './change-payload.js';
-import { deleteFinishedDeliveries, deliverChanges, findOverdueDeliveries, takeChanges } from './delivery-repository.js';
+import { deliverChanges, findOverdueDeliveries, takeChanges } from './delivery-repository.js';
 import type { Logger } from '../logger.js';
 import type { DueDelivery } from './delivery.js';
 
@@ -16,8 +16,6 @@ export interface DispatcherOptions {
   /** How often deliveries overdue by more than `overdueGraceMs` are queued again. */
   sweepEveryMs?: number;
   overdueGraceMs?: number;
-  /** How long delivered and failed deliveries stay in the event log. */
-  retentionDays?: number;
 }
 
 export interface Dispatcher {
@@ -25,8 +23,6 @@ export interface Dispatcher {
   sweep(): Promise<void>;
   close(): Promise<void>;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Turns up to `limit` outbox rows into deliveries, each with the payload its attempts will sign, and
@@ -56,7 +52,6 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const batchSize = options.batchSize ?? 500;
   const sweepEveryMs = options.sweepEveryMs ?? 30_000;
   const overdueGraceMs = options.overdueGraceMs ?? 60_000;
-  const retentionMs = (options.retentionDays ?? 30) * DAY_MS;
   let closed = false;
   let wake: (() => void) | undefined;
   const pause = (ms: number): Promise<void> =>
@@ -87,7 +82,6 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       logger.info({ deliveries: overdue.length }, 'queueing overdue webhook deliveries again');
       await options.queue(overdue);
     }
-    await deleteFinishedDeliveries(db, new Date(Date.now() - retentionMs), 1000);
   }
 
   const sweeping = setInterval(() => {

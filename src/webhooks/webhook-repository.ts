@@ -102,11 +102,20 @@ export async function updateWebhook(
 
 /** Removes the webhook and its event log; its deliveries still due are dropped. False when there was none. */
 export async function removeWebhook(db: Queryable, accountId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query({
-    text: 'DELETE FROM webhooks WHERE account_id = $1 AND id = $2',
+  // The deliveries go with the webhook by their foreign key; their attempts, which may lie in
+  // another month's partition than their delivery, are removed by this statement first.
+  const { rows } = await db.query<{ removed: boolean }>({
+    text: `WITH attempts AS (
+             DELETE FROM webhook_attempts a
+             USING webhook_deliveries d, webhooks w
+             WHERE w.account_id = $1 AND w.id = $2 AND d.webhook_id = w.id AND a.delivery_id = d.id
+           ), removed AS (
+             DELETE FROM webhooks WHERE account_id = $1 AND id = $2 RETURNING id
+           )
+           SELECT EXISTS (SELECT 1 FROM removed) AS removed`,
     values: [accountId, id],
   });
-  return (rowCount ?? 0) > 0;
+  return rows[0]?.removed ?? false;
 }
 
 /** Issues a new secret; the one it replaces goes on signing, next to it, for a day. */

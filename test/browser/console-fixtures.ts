@@ -1,5 +1,5 @@
 import { issueApiKey } from '../../src/accounts/api-key-repository.js';
-import { createAuditPartitions } from '../../src/events/audit-partitions.js';
+import { createMonthPartitions } from '../../src/db/month-partitions.js';
 import type { Database } from '../../src/db/database.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
@@ -88,7 +88,7 @@ export async function recordBouncesAgo(db: Database, accountId: string, bounces:
   });
   await recordEvents(db, ...events.map(({ event }) => event));
   for (const { at, event } of events) {
-    await createAuditPartitions(db, new Date(at));
+    await createMonthPartitions(db, ['suppression_events'], new Date(at));
     await db.query({
       text: 'UPDATE suppression_events SET received_at = $3 WHERE account_id = $1 AND event_id = $2',
       values: [accountId, event.event_id, at],

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAuditPartitions, maintainAuditPartitions } from '../../src/events/audit-partitions.js';
+import { createMonthPartitions } from '../../src/db/month-partitions.js';
+import { maintainPartitions } from '../../src/policy/partitions-job.js';
 import { parseSuppressionEvent, type SuppressionEventInput } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
 import { classifyBounce } from '../../src/bounces/classify-bounce.js';
@@ -72,7 +73,8 @@ describe('an audit trail kept for a set number of days', () => {
 
   beforeAll(async () => {
     owner = await newAccount(database.db);
-    for (let months = 13; months >= 0; months -= 1) await createAuditPartitions(database.db, monthsAgo(now, months));
+    for (let months = 13; months >= 0; months -= 1)
+      await createMonthPartitions(database.db, ['suppression_events'], monthsAgo(now, months));
 
     // Each month of the last 13: a dead address suppressed by its bounce, a full mailbox that
     // suppresses nothing, and a complaint whose entry is later removed by hand in month 12.
@@ -99,7 +101,7 @@ describe('an audit trail kept for a set number of days', () => {
 
   describe('when the retention of 30 days runs over 13 months of history', () => {
     beforeAll(async () => {
-      await maintainAuditPartitions(database.db, 30, now);
+      await maintainPartitions(database.db, 30, now);
     });
 
     it('then only the partitions of the last one or two months and the one ahead remain', async () => {
@@ -153,8 +155,8 @@ describe('an audit trail kept for a set number of days', () => {
     });
 
     it('then a second run finds nothing more to drop', async () => {
-      const result = await maintainAuditPartitions(database.db, 30, now);
-      expect(result).toEqual({ created: [], dropped: [], kept: 0 });
+      const result = await maintainPartitions(database.db, 30, now);
+      expect(result).toEqual({ created: [], dropped: [], kept: 0, held: [] });
     });
   });
 });
@@ -163,11 +165,11 @@ describe('de-duplication across the month partitions', () => {
   it('when an event received last month is redelivered, then it is a duplicate and changes nothing, even after its entry was removed', async () => {
     const { accountId } = await newAccount(database.db);
     const now = new Date();
-    await createAuditPartitions(database.db, monthsAgo(now, 1));
+    await createMonthPartitions(database.db, ['suppression_events'], monthsAgo(now, 1));
     const bounce = bounceEvent(accountId, 'redelivered@retention.example');
     expect(await record([bounce])).toEqual(['suppressed']);
     await receivedAt(accountId, bounce.event_id, monthsAgo(now, 1, 28));
-    await maintainAuditPartitions(database.db, 62, now);
+    await maintainPartitions(database.db, 62, now);
 
     expect(await record([bounce])).toEqual(['duplicate']);
     await removeSuppressions(
@@ -193,13 +195,13 @@ describe('de-duplication across the month partitions', () => {
     const day = now.getTime() - Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
     const retentionDays = Math.floor(day / DAY_MS) + 1;
     const previous = monthsAgo(now, 1);
-    await createAuditPartitions(database.db, previous);
+    await createMonthPartitions(database.db, ['suppression_events'], previous);
     const { accountId } = await newAccount(database.db);
     const bounce = bounceEvent(accountId, 'edge@retention.example', 'transient');
     await record([bounce]);
     await receivedAt(accountId, bounce.event_id, previous);
     // The previous month ended less than `retentionDays` ago: some of its records are inside the retention.
-    await maintainAuditPartitions(database.db, retentionDays, now);
+    await maintainPartitions(database.db, retentionDays, now);
     expect((await historyOf(accountId, bounce.email)).length).toBe(1);
   });
 });

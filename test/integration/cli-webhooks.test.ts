@@ -1,3 +1,4 @@
+import { createMonthPartitions } from '../../src/db/month-partitions.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureAccount, type Account } from '../../src/accounts/account-repository.js';
@@ -133,6 +134,8 @@ describe('npm run cli -- webhooks deliveries', () => {
 
   beforeAll(async () => {
     retried = await addOne(acme.id);
+    // The attempts are dated in 2030, whose month partition nothing else would have made yet.
+    await createMonthPartitions(database.db, ['webhook_attempts'], sentAt);
     await recordAttempt(database.db, {
       deliveryId: retried,
       attempt: 0,

@@ -163,8 +163,9 @@ describe('the event log through the SDK', () => {
     const { resend, webhookId } = await subscribed();
     await addAndDispatch(resend);
     const [eventId] = await eventIds(resend, webhookId);
-    const sentAt = new Date('2026-03-14T10:05:47.498Z');
-    const retryAt = new Date('2026-03-14T10:10:47.498Z');
+    // Sent a minute ago: an attempt is stored in the partition of the month it was sent in.
+    const sentAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000 + 498);
+    const retryAt = new Date(sentAt.getTime() + 300_000);
     for (const [attempt, httpStatusCode] of [503, 500].entries()) {
       const recorded = await recordAttempt(app.database.db, {
         deliveryId: eventId!,
@@ -188,13 +189,13 @@ describe('the event log through the SDK', () => {
           id: expect.stringMatching(UUID_V7),
           http_status_code: 500,
           response: 'upstream answered 500',
-          sent_at: '2026-03-14T10:05:48.498Z',
+          sent_at: new Date(sentAt.getTime() + 1000).toISOString(),
         },
         {
           id: expect.stringMatching(UUID_V7),
           http_status_code: 503,
           response: 'upstream answered 503',
-          sent_at: '2026-03-14T10:05:47.498Z',
+          sent_at: sentAt.toISOString(),
         },
       ],
     });

@@ -40,11 +40,11 @@ BEGIN
   IF EXISTS (SELECT 1 FROM suppression_events_legacy) THEN
     EXECUTE format(
       'ALTER TABLE suppression_events ATTACH PARTITION suppression_events_legacy FOR VALUES FROM (MINVALUE) TO (%L)',
-      (SELECT legacy_until FROM audit_partitioning)
+      (SELECT legacy_until FROM month_partitioning WHERE parent = 'suppression_events')
     );
   ELSE
     DROP TABLE suppression_events_legacy;
-    UPDATE audit_partitioning SET legacy_until = '-infinity';
+    UPDATE month_partitioning SET legacy_until = '-infinity' WHERE parent = 'suppression_events';
   END IF;
 END $$;
 
@@ -53,32 +53,38 @@ CREATE INDEX suppression_events_account_email_idx ON suppression_events (account
 CREATE INDEX suppression_events_account_bounce_received_idx ON suppression_events (account_id, received_at)
   WHERE type = 'bounce';
 
--- Creates the partition of the month that holds `month`, unless it exists or the legacy partition
--- covers it. As a table of its own, attached afterwards: attaching takes a lighter lock on the
--- parent than creating a partition does. Months are UTC months.
-CREATE FUNCTION create_audit_partition(month timestamptz) RETURNS text LANGUAGE plpgsql AS $$
+-- Creates the partition of `parent` for the month that holds `month`, unless it exists or the
+-- legacy partition covers it. As a table of its own, attached afterwards: attaching takes a lighter
+-- lock on the parent than creating a partition does. Months are UTC months.
+CREATE FUNCTION create_month_partition(parent text, month timestamptz) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
   first_day timestamp := date_trunc('month', month AT TIME ZONE 'UTC');
-  name text := 'suppression_events_' || to_char(first_day, 'YYYY_MM');
+  name text := parent || '_' || to_char(first_day, 'YYYY_MM');
+  settings month_partitioning%ROWTYPE;
+  unique_key text;
 BEGIN
-  IF to_regclass(name) IS NOT NULL
-     OR (first_day + interval '1 month') AT TIME ZONE 'UTC' <= (SELECT legacy_until FROM audit_partitioning) THEN
+  SELECT * INTO STRICT settings FROM month_partitioning p WHERE p.parent = create_month_partition.parent;
+  IF to_regclass(name) IS NOT NULL OR (first_day + interval '1 month') AT TIME ZONE 'UTC' <= settings.legacy_until THEN
     RETURN NULL;
   END IF;
-  EXECUTE format('CREATE TABLE %I (LIKE suppression_events INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', name);
+  EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', name, parent);
+  FOREACH unique_key IN ARRAY settings.partition_unique_keys LOOP
+    EXECUTE format('CREATE UNIQUE INDEX ON %I (%s)', name, unique_key);
+  END LOOP;
   EXECUTE format(
-    'ALTER TABLE suppression_events ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)',
+    'ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)',
+    parent,
     name,
-    GREATEST(first_day AT TIME ZONE 'UTC', (SELECT legacy_until FROM audit_partitioning)),
+    GREATEST(first_day AT TIME ZONE 'UTC', settings.legacy_until),
     (first_day + interval '1 month') AT TIME ZONE 'UTC'
   );
   RETURN name;
 END $$;
 
 -- Last month's too, for records a clock a little behind writes at the turn of a month.
-SELECT create_audit_partition(now() - interval '1 month');
-SELECT create_audit_partition(now());
-SELECT create_audit_partition(now() + interval '1 month');
+SELECT create_month_partition('suppression_events', now() - interval '1 month');
+SELECT create_month_partition('suppression_events', now());
+SELECT create_month_partition('suppression_events', now() + interval '1 month');
 
 -- The whole trail as readers see it: the partitions and the kept records. A record is in one or
 -- the other, never both: it is copied to the kept table in the transaction that detaches its month.
@@ -97,9 +103,19 @@ INSERT INTO suppression_events_single SELECT * FROM suppression_events_kept;
 DROP TABLE suppression_events;
 DROP TABLE suppression_events_kept;
 DROP TABLE event_receipts;
-DROP FUNCTION create_audit_partition(timestamptz);
+DROP FUNCTION create_month_partition(text, timestamptz);
 ALTER TABLE suppression_events_single RENAME TO suppression_events;
 ALTER TABLE suppression_events ADD CONSTRAINT suppression_events_pkey PRIMARY KEY (account_id, event_id);
 CREATE INDEX suppression_events_account_email_idx ON suppression_events (account_id, email);
 CREATE INDEX suppression_events_account_bounce_received_idx ON suppression_events (account_id, received_at)
   WHERE type = 'bounce';
+-- As 0016 left it, so that this migration can be applied again.
+UPDATE month_partitioning SET legacy_until = date_trunc('month', now(), 'UTC') + interval '1 month'
+WHERE parent = 'suppression_events';
+DO $$
+BEGIN
+  EXECUTE format(
+    'ALTER TABLE suppression_events ADD CONSTRAINT suppression_events_legacy_bound CHECK (received_at < %L) NOT VALID',
+    date_trunc('month', now(), 'UTC') + interval '1 month'
+  );
+END $$;

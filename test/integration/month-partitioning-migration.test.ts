@@ -4,17 +4,20 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { classifyBounce } from '../../src/bounces/classify-bounce.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
-import { maintainAuditPartitions } from '../../src/events/audit-partitions.js';
+import { maintainPartitions } from '../../src/policy/partitions-job.js';
 import { parseSuppressionEvent, type SuppressionEventInput } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
 import { createLogger } from '../../src/logger.js';
 import { listHistory } from '../../src/suppressions/suppression-history.js';
+import { recordAttempt } from '../../src/webhooks/delivery-repository.js';
+import { listAttempts, listDeliveries } from '../../src/webhooks/event-log.js';
 import { databaseUrlFor } from '../support/database-url.js';
 import { bounceEvent } from '../support/test-events.js';
 import { onServer } from '../support/test-database.js';
 
 const MIGRATIONS = fileURLToPath(new URL('../../src/db/migrations', import.meta.url));
 const ACCOUNT = '0190f0a0-0000-7000-8000-000000000001';
+const WEBHOOK = '0190f0a0-0000-7000-8000-0000000000bb';
 const LEGACY_ROWS = 20_000;
 const name = `sl_test_partitioning_${process.pid}`;
 const url = databaseUrlFor(inject('databaseUrl'), name);
@@ -61,6 +64,22 @@ beforeAll(async () => {
            FROM generate_series(1, $2::int) g`,
     values: [ACCOUNT, LEGACY_ROWS],
   });
+  // A webhook's event log from before: a delivery and its attempt.
+  await db.query({
+    text: `INSERT INTO webhooks (id, account_id, endpoint, events, signing_secret)
+           VALUES ($2, $1, 'https://hooks.example.com/old', '{}', 'whsec_old')`,
+    values: [ACCOUNT, WEBHOOK],
+  });
+  await db.query({
+    text: `INSERT INTO webhook_deliveries (id, webhook_id, change_id, type, payload, created_at, status, attempt_count)
+           VALUES ('msg_legacy', $1, 1, 'suppression.added', '{}', now() - interval '1 hour', 'attempting', 1)`,
+    values: [WEBHOOK],
+  });
+  await db.query({
+    text: `INSERT INTO webhook_attempts (id, delivery_id, http_status_code, response, sent_at, duration_ms)
+           VALUES ('0190f0a0-0000-7000-8000-0000000000cc', 'msg_legacy', 503, 'busy', now() - interval '1 hour', 7)`,
+    values: [],
+  });
 });
 
 afterAll(async () => {
@@ -68,7 +87,7 @@ afterAll(async () => {
   await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 });
 
-describe('the migration that partitions the audit trail', () => {
+describe('the migrations that partition the audit trail and the webhook log by month', () => {
   it('when a database with a trail is migrated, then the old table is the partition of everything before the first month and nothing is lost', async () => {
     await migrate(url, createLogger('silent'));
     const { rows } = await db.query<{ name: string }>({
@@ -82,6 +101,24 @@ describe('the migration that partitions the audit trail', () => {
     expect(records.map((item) => item.eventId)).toEqual(['legacy-1']);
   });
 
+  it('when the webhook log from before is read and tried again, then its delivery and attempts are there', async () => {
+    const { deliveries } = await listDeliveries(db, WEBHOOK, { limit: 10 });
+    expect(deliveries.map((item) => [item.id, item.status])).toEqual([['msg_legacy', 'attempting']]);
+    const recorded = await recordAttempt(db, {
+      deliveryId: 'msg_legacy',
+      attempt: 1,
+      httpStatusCode: 200,
+      response: 'ok',
+      sentAt: new Date(),
+      durationMs: 3,
+      status: 'success',
+      nextAttemptAt: null,
+    });
+    expect(recorded).toBe(true);
+    const { attempts } = await listAttempts(db, 'msg_legacy', { limit: 10 });
+    expect(attempts.map((attempt) => attempt.httpStatusCode)).toEqual([200, 503]);
+  });
+
   it('when an event recorded before the migration is redelivered, then it is a duplicate', async () => {
     const again = { ...bounceEvent(ACCOUNT, 'other-7@legacy.example'), event_id: 'legacy-7' };
     expect(await record([again])).toEqual(['duplicate']);
@@ -90,28 +127,36 @@ describe('the migration that partitions the audit trail', () => {
     expect(await record([fresh])).toEqual(['duplicate']);
   });
 
-  it('when it is reverted, then one plain table holds every record again with its key', async () => {
-    await migrateBy('down', 2);
+  it('when it is reverted, then plain tables hold every record again with their keys', async () => {
+    await migrateBy('down', 3);
     expect(await count(`SELECT count(*) FROM suppression_events`)).toBe(LEGACY_ROWS + 1);
     expect(await count(`SELECT count(*) FROM pg_inherits WHERE inhparent = 'suppression_events'::regclass`)).toBe(0);
     expect(
       await count(`SELECT count(*) FROM pg_constraint WHERE conname = 'suppression_events_pkey' AND contype = 'p'`),
     ).toBe(1);
+    expect(await count(`SELECT count(*) FROM webhook_attempts WHERE delivery_id = 'msg_legacy'`)).toBe(2);
+    expect(await count(`SELECT count(*) FROM pg_constraint WHERE conname = 'webhook_attempts_delivery_id_fkey'`)).toBe(
+      1,
+    );
     await migrate(url, createLogger('silent'));
     expect(await count('SELECT count(*) FROM suppression_audit_trail')).toBe(LEGACY_ROWS + 1);
   });
 
   it('when the retention passes the end of the old table, then it is dropped and its entry still says why', async () => {
     const { rows } = await db.query<{ until: Date }>({
-      text: 'SELECT legacy_until AS until FROM audit_partitioning',
+      text: `SELECT legacy_until AS until FROM month_partitioning WHERE parent = 'suppression_events'`,
       values: [],
     });
     const later = new Date(rows[0]!.until.getTime() + 31 * 86_400_000);
-    const result = await maintainAuditPartitions(db, 30, later);
+    const result = await maintainPartitions(db, 30, later);
     expect(result.dropped).toContain('suppression_events_legacy');
     // The two entries' deciding records: the old bounce, and the one recorded since into the same partition.
     expect(result.kept).toBe(2);
-    expect(await count(`SELECT count(*) FROM audit_partitioning WHERE legacy_until = '-infinity'`)).toBe(1);
+    expect(
+      await count(
+        `SELECT count(*) FROM month_partitioning WHERE parent = 'suppression_events' AND legacy_until = '-infinity'`,
+      ),
+    ).toBe(1);
     const { records } = await listHistory(db, ACCOUNT, 'old@legacy.example', { limit: 10 });
     expect(records.map((item) => [item.eventId, item.outcome])).toEqual([['legacy-1', 'suppressed']]);
     expect(await listHistory(db, ACCOUNT, 'other-7@legacy.example', { limit: 10 })).toEqual({
