@@ -4,13 +4,13 @@
  * generator does not share its event loop. Configured from the environment (DATABASE_URL, REDIS_URL,
  * RATE_LIMIT_PER_SECOND, LOG_LEVEL, HOST, PORT); prints `LISTENING <url>` once bound.
  */
-import { openRuntime, stopOnSignals } from '../../../src/runtime.js';
+import { closeDatabases, openRuntime, stopOnSignals } from '../../../src/runtime.js';
 import { startApi } from '../../../api/start-api.js';
 
-const runtime = await openRuntime('bench-service');
+const runtime = await openRuntime('bench-service', { readReplicas: true });
 const api = await startApi(runtime);
 stopOnSignals(runtime.logger, async () => {
   await api.close();
-  await runtime.db.close();
+  await closeDatabases(runtime);
 });
 process.stdout.write(`LISTENING ${api.url}\n`);
