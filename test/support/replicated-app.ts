@@ -48,8 +48,8 @@ export function useReplicatedApp(): ReplicatedApp {
   const logger = createLogger('silent');
 
   const startApp = async (options: { replicas: boolean; redis?: TestRedis }): Promise<ReplicaApp> => {
-    const { cluster, primary } = state as Required<typeof state>;
-    const redis = options.redis ?? state.redis;
+    const { cluster, primary, redis: fileRedis } = state as Required<typeof state>;
+    const redis = options.redis ?? fileRedis;
     const replicas = options.replicas
       ? await openReadReplicas({
           primaryUrl: cluster.primaryUrlFor(DATABASE),
