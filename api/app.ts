@@ -4,6 +4,8 @@ import { REQUEST_BODY_LIMIT, type Config } from '../src/config.js';
 import { createFeedReceiver } from '../src/feeds/receive-feed.js';
 import { redisReplayGuard } from '../src/feeds/replay-guard.js';
 import { createSnsClient } from '../src/feeds/sns-certificates.js';
+import type { ReadReplicas } from '../src/db/read-replicas.js';
+import { createReads } from '../src/db/reads.js';
 import { createMetrics, type Metrics } from '../src/metrics.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { httpMetrics } from './http/http-metrics.js';
@@ -23,7 +25,12 @@ export type AppConfig = RoutersConfig &
   Pick<Config, 'TRUST_PROXY' | 'METRICS_TOKEN' | 'ADMIN_TOKEN' | 'FEEDS_EMAIL_ID_TAG' | 'FEEDS_SNS_EXTRA_CERT_HOSTS'>;
 
 /** The live things the app talks to. */
-export interface AppDeps extends Omit<RoutersDeps, 'guards'> {
+export interface AppDeps extends Omit<RoutersDeps, 'guards' | 'reads'> {
+  /**
+   * DATABASE_READ_URL's replicas: lookups, checks, the list and the export read from them, but for
+   * an account that has just written; without them, every read is the primary's.
+   */
+  replicas?: ReadReplicas | undefined;
   /**
    * A fail-fast ('request' role) Redis client; without it, rate limits, idempotency keys and the
    * feeds' replay tokens are off.
@@ -54,10 +61,23 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
     onRedisFailure: deps.onRateLimitRedisFailure ?? (() => metrics.rateLimitRedisFailures.inc()),
     onRejected: deps.onRateLimitRejected ?? (() => metrics.rateLimitRejections.inc()),
   });
+  const reads = createReads({
+    primary: db,
+    replicas: deps.replicas,
+    redis: deps.redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    logger,
+    onRead: (served) =>
+      metrics.dbReads.inc(
+        served.target === 'replica'
+          ? { target: 'replica', replica: served.replica }
+          : { target: 'primary', reason: served.reason },
+      ),
+  });
   app.use(requestLogging(logger), httpMetrics(metrics), apiSecurityHeaders());
 
   // The API first: its requests, by far the most, then pass no other router's routes.
-  mountRouters(app, config, { ...deps, guards });
+  mountRouters(app, config, { ...deps, guards, reads });
 
   app.use(
     FEEDS_PATH,
@@ -76,7 +96,7 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
   );
 
   // The recipients' links: no key, a page for people and the one-click POST for mailbox providers.
-  app.use(UNSUBSCRIBE_PATH, unsubscribePageRouter({ db, failureLimit: guards.failureLimit }));
+  app.use(UNSUBSCRIBE_PATH, unsubscribePageRouter({ db, reads, failureLimit: guards.failureLimit }));
 
   // GET /health, /ready, /metrics, /openapi.json and /docs; with an admin token, the queue
   // dashboard at /admin/queues.
@@ -85,6 +105,7 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
       db,
       metrics,
       redis: deps.redis,
+      replicas: deps.replicas,
       queues: deps.queues,
       metricsToken: config.METRICS_TOKEN,
       adminToken: config.ADMIN_TOKEN,

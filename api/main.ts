@@ -1,11 +1,11 @@
-import { openRuntime, runMain, stopOnSignals } from '../src/runtime.js';
+import { closeDatabases, openRuntime, runMain, stopOnSignals } from '../src/runtime.js';
 import { startApi } from './start-api.js';
 
 runMain(async () => {
-  const runtime = await openRuntime('suppression-list-api');
+  const runtime = await openRuntime('suppression-list-api', { readReplicas: true });
   const api = await startApi(runtime);
   stopOnSignals(runtime.logger, async () => {
     await api.close();
-    await runtime.db.close();
+    await closeDatabases(runtime);
   });
 });

@@ -3,6 +3,7 @@ import type { BatchProducer } from '../src/batches/batch-producer.js';
 import type { ReclassificationQueue } from '../src/bounces/reclassification-queue.js';
 import { REQUEST_BODY_LIMIT, type Config } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
+import type { Reads } from '../src/db/reads.js';
 import type { Logger } from '../src/logger.js';
 import type { DueDelivery } from '../src/webhooks/delivery.js';
 import { ALLOWLIST_PATH, allowlistRouter } from './allowlist/feature.js';
@@ -28,6 +29,8 @@ export interface RoutersDeps {
   db: Database;
   logger: Logger;
   guards: RedisGuards;
+  /** Where the reads that tolerate a replica go, and the marks of each account's own writes. */
+  reads: Reads;
   /** Queues the batch jobs of `POST /suppressions/imports` and looks them up; without it, imports answer 503. */
   imports?: Pick<BatchProducer, 'add' | 'outcome'> | undefined;
   /** Queues the reclassifications of `POST /bounces/reclassifications`; without it, they answer 503. */
@@ -53,10 +56,10 @@ function onlyFor(methods: readonly string[], handlers: readonly RequestHandler[]
  * different guards in front.
  */
 export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersDeps): void {
-  const { db, logger } = deps;
+  const { db, logger, reads } = deps;
   const { failureLimit, rateLimited, idempotent } = deps.guards;
-  const suppressions = { db, logger, imports: deps.imports };
-  const bounces = { db, logger, reclassifications: deps.reclassifications };
+  const suppressions = { db, logger, reads, imports: deps.imports };
+  const bounces = { db, logger, reads, reclassifications: deps.reclassifications };
   const authentication = { db, logger, cacheTtlMs: config.AUTH_CACHE_TTL_MS, failureLimit };
   app.use(
     SUPPRESSIONS_PATH,
@@ -103,7 +106,7 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
   // The allowlist: `full_access` keys only. Only POST carries a body.
   app.use(
     ALLOWLIST_PATH,
-    allowlistRouter({ db }, [
+    allowlistRouter({ db, reads }, [
       noStore,
       authenticate(authentication),
       ...rateLimited,
@@ -162,7 +165,7 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
   );
   app.use(
     CONSOLE_API_PATH + ALLOWLIST_PATH,
-    allowlistRouter({ db }, consoleGuards(onlyFor(['POST'], [jsonBody()])), CONSOLE_API_PATH + ALLOWLIST_PATH),
+    allowlistRouter({ db, reads }, consoleGuards(onlyFor(['POST'], [jsonBody()])), CONSOLE_API_PATH + ALLOWLIST_PATH),
   );
   app.use(CONSOLE_PATH, consoleRouter(config.CONSOLE_DIR));
 }

@@ -12,7 +12,7 @@ import { builtConsoleDir } from './console/console-dir.js';
 import { listen, type RunningServer } from './server.js';
 
 /** Serves the HTTP API of a runtime on the configured host and port. */
-export async function startApi({ config, logger, db, metrics }: Runtime): Promise<RunningServer> {
+export async function startApi({ config, logger, db, metrics, replicas }: Runtime): Promise<RunningServer> {
   // Rate limiting and idempotency keys: a fail-fast client, so an outage answers at once.
   const redis = createRedis(redisEndpoint(config), 'request');
   redis.on('error', (error: unknown) => logger.warn({ err: error }, 'Redis (requests) connection error'));
@@ -40,6 +40,7 @@ export async function startApi({ config, logger, db, metrics }: Runtime): Promis
   const appConfig = { ...config, CONSOLE_DIR: config.CONSOLE_DIR ?? builtConsoleDir() };
   const app = createApp(appConfig, {
     db,
+    replicas,
     logger,
     redis,
     metrics,

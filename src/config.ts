@@ -72,6 +72,31 @@ const configSchema = z.object({
   /** Server-side limit on one statement; with the pool's 1.5 s connect timeout, a dead database answers 503 fast. */
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(5000),
   /**
+   * Streaming replicas of DATABASE_URL, a comma list of postgres URLs: the API's lookups, checks,
+   * lists and exports read from them while they are no further behind than DATABASE_READ_MAX_LAG_MS.
+   * Unset, every read is the primary's.
+   */
+  DATABASE_READ_URL: z
+    .string()
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((url) => url.trim())
+          .filter((url) => url.length > 0),
+      ),
+    ])
+    .pipe(
+      z
+        .array(z.url({ protocol: /^postgres(ql)?$/, error: 'each must be a postgres:// URL' }))
+        .min(1, { error: 'must name at least one URL' }),
+    )
+    .optional(),
+  /** How far behind the primary a replica may be, from WAL positions, and still be read from. */
+  DATABASE_READ_MAX_LAG_MS: wholeNumber
+    .pipe(z.number().min(1, { error: 'must be at least 1' }).max(60_000, { error: 'must be at most 60000 (a minute)' }))
+    .default(1000),
+  /**
    * Days the audit trail keeps its records: month partitions wholly older than this are dropped,
    * keeping the records that explain a current entry. Unset, everything is kept.
    */

@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Queryable } from './db/database.js';
+import type { ReadReplicas } from './db/read-replicas.js';
 import { oldestUndeliveredChangeAge } from './webhooks/delivery-repository.js';
 
 /** The job states reported as queue depth. */
@@ -61,6 +62,13 @@ export interface Metrics {
   trackWebhookBacklog(db: Queryable): void;
   /** Reports this pool in `db_pool_connections_*` / `db_pool_waiting_requests`. */
   trackPool(pool: pg.Pool): void;
+  /**
+   * `db_reads_total{target,replica,reason}`: the reads that may go to a replica (lookups, checks, the
+   * list, the export), by where they were served; a primary's read says why it was not a replica's.
+   */
+  readonly dbReads: Counter<'target' | 'replica' | 'reason'>;
+  /** Reports these replicas' state, lag and pools in `db_replica_*`. */
+  trackReplicas(replicas: ReadReplicas): void;
   /** Reports this queue's job counts in `bullmq_queue_jobs{queue,state}`. */
   trackQueue(queue: Queue): void;
   /** Adds Node.js process metrics (`process_*`, `nodejs_*`) once. */
@@ -75,12 +83,59 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** Each replica's state from its monitor, and its pool's use, read at scrape time. */
+function replicaGauges(registry: Registry, replicas: ReadReplicas): void {
+  const labelNames = ['replica'] as const;
+  new Gauge({
+    name: 'db_replica_up',
+    help: 'Whether the read replica answers as a replica (1) or not (0).',
+    labelNames,
+    registers: [registry],
+    collect() {
+      for (const { replica, state } of replicas.states()) this.set({ replica }, state === 'down' ? 0 : 1);
+    },
+  });
+  new Gauge({
+    name: 'db_replica_lag_seconds',
+    help: 'How far the read replica is behind the primary, from their WAL positions (0 when it has replayed everything); absent while it is down.',
+    labelNames,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { replica, lagMs } of replicas.states()) if (lagMs !== null) this.set({ replica }, lagMs / 1000);
+    },
+  });
+  const poolGauge = (name: string, help: string, read: (pool: pg.Pool) => number): void => {
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        for (const { name: replica, db } of replicas.replicas) this.set({ replica }, read(db.pool));
+      },
+    });
+  };
+  poolGauge('db_replica_pool_connections_total', 'Connections open in the read replica’s pool.', (p) => p.totalCount);
+  poolGauge(
+    'db_replica_pool_connections_idle',
+    'Connections open and idle in the read replica’s pool.',
+    (p) => p.idleCount,
+  );
+  poolGauge(
+    'db_replica_pool_waiting_requests',
+    'Queries waiting for a connection of the read replica’s pool.',
+    (p) => p.waitingCount,
+  );
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const pools = new Set<pg.Pool>();
   const queues = new Set<Queue>();
   let processMetrics = false;
   let backlogDatabase: Queryable | undefined;
+  let trackedReplicas: ReadReplicas | undefined;
 
   const sumPools = (read: (pool: pg.Pool) => number): number => [...pools].reduce((sum, pool) => sum + read(pool), 0);
   new Gauge({
@@ -207,6 +262,17 @@ export function createMetrics(): Metrics {
     },
     trackPool(pool) {
       pools.add(pool);
+    },
+    dbReads: new Counter({
+      name: 'db_reads_total',
+      help: 'Reads that may go to a read replica (lookups, checks, the list, the export), by target: a replica (named), or the primary with the reason (recent_write, marks_unavailable, no_usable_replica, replica_failed).',
+      labelNames: ['target', 'replica', 'reason'] as const,
+      registers: [registry],
+    }),
+    trackReplicas(replicas) {
+      if (trackedReplicas) return;
+      trackedReplicas = replicas;
+      replicaGauges(registry, replicas);
     },
     trackQueue(queue) {
       queues.add(queue);

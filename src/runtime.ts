@@ -2,6 +2,7 @@ import { loadConfig, SERVER_TIMEOUTS, type Config } from './config.js';
 import { createDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { createMonthPartitions } from './db/month-partitions.js';
+import { openReadReplicas, type ReadReplicas } from './db/read-replicas.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 
@@ -11,12 +12,16 @@ export interface Runtime {
   db: Database;
   /** One registry per process: `npm start` shares it between the API and the workers. */
   metrics: Metrics;
+  /** DATABASE_READ_URL's replicas, for a runtime opened with `readReplicas` while it is set. */
+  replicas?: ReadReplicas | undefined;
 }
 
 export interface RuntimeOptions {
   /** Where logs go: stdout for services, stderr for commands whose stdout is their output. */
   logTo?: 'stdout' | 'stderr';
   poolSize?: number;
+  /** Opens DATABASE_READ_URL's replicas and their monitor: for the API, whose reads use them. */
+  readReplicas?: boolean;
 }
 
 /** Config, logger and a migrated database: what every process that touches the database starts from. */
@@ -41,7 +46,24 @@ export async function openRuntime(applicationName: string, options: RuntimeOptio
   const metrics = createMetrics();
   metrics.trackPool(db.pool);
   metrics.trackWebhookBacklog(db);
-  return { config, logger, db, metrics };
+  if (!options.readReplicas || config.DATABASE_READ_URL === undefined) return { config, logger, db, metrics };
+  const replicas = await openReadReplicas({
+    primaryUrl: config.DATABASE_URL,
+    urls: config.DATABASE_READ_URL,
+    maxLagMs: config.DATABASE_READ_MAX_LAG_MS,
+    poolSize,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    applicationName,
+    logger,
+  });
+  metrics.trackReplicas(replicas);
+  return { config, logger, db, metrics, replicas };
+}
+
+/** Closes the runtime's replicas (their monitor first) and then its pool: the last step of a stop. */
+export async function closeDatabases({ db, replicas }: Pick<Runtime, 'db' | 'replicas'>): Promise<void> {
+  await replicas?.close();
+  await db.close();
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 } from '../../src/contract/allowlist.js';
 import { cursorQuery, oneCursorAtATime, uuidParameter } from '../../src/contract/cursor-query.js';
 import type { Database } from '../../src/db/database.js';
+import type { Reads } from '../../src/db/reads.js';
 import { newId } from '../../src/domain/ids.js';
 import { AppError } from '../../src/errors.js';
 import { normalizeDomain } from '../../src/suppressions/email-search.js';
@@ -29,6 +30,8 @@ import { requireEmail } from '../suppressions/targets.js';
 /** What the `/allowlist` endpoints talk to. */
 export interface AllowlistDeps {
   db: Database;
+  /** Marks the account after a change: the check reads the allowlist, and must see the account's own rules. */
+  reads?: Pick<Reads, 'wrote'> | undefined;
 }
 
 const tags = ['Allowlist'];
@@ -148,12 +151,13 @@ export const addRuleEndpoint: Endpoint<AllowlistDeps> = {
     },
   },
   handler:
-    ({ db }) =>
+    ({ db, reads }) =>
     async (req, res) => {
       const body = parseInput(addRuleBodySchema, req.body);
       const value = ruleValueOf(body);
       const accountId = accountOf(res);
       const { rule } = await addAllowlistRule(db, { id: newId(), accountId, value, note: body.note ?? null });
+      await reads?.wrote(accountId);
       const covered = await countCoveredEntries(db, accountId, value);
       res.status(201).json({ ...toResource(rule), covered_entries: covered } satisfies AllowlistRuleAdded);
     },
@@ -183,10 +187,12 @@ export const removeRuleEndpoint: Endpoint<AllowlistDeps> = {
     },
   },
   handler:
-    ({ db }) =>
+    ({ db, reads }) =>
     async (req, res) => {
       const { rule } = parseInput(ruleParamsSchema, { rule: pathParameter(req, 'rule') });
-      if (!(await removeAllowlistRule(db, accountOf(res), rule))) throw new AppError('not_found');
+      const removed = await removeAllowlistRule(db, accountOf(res), rule);
+      await reads?.wrote(accountOf(res));
+      if (!removed) throw new AppError('not_found');
       res.json({ object: 'allowlist_rule', id: rule, deleted: true } satisfies AllowlistRemoved);
     },
 };

@@ -1,5 +1,6 @@
 import type { ReclassificationQueue } from '../../src/bounces/reclassification-queue.js';
 import type { Database } from '../../src/db/database.js';
+import type { Reads } from '../../src/db/reads.js';
 import type { Logger } from '../../src/logger.js';
 
 /** What the `/bounces` endpoints talk to. */
@@ -8,4 +9,6 @@ export interface BouncesDeps {
   logger: Logger;
   /** Queues reclassifications for the workers; without it, they answer 503. */
   reclassifications?: Pick<ReclassificationQueue, 'queue'> | undefined;
+  /** Marks the account while a reclassification it follows lifts entries, whose reads then stay on the primary. */
+  reads?: Pick<Reads, 'wrote'> | undefined;
 }

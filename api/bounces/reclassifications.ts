@@ -94,11 +94,13 @@ export const getReclassificationEndpoint: Endpoint<BouncesDeps> = {
     },
   },
   handler:
-    ({ db }) =>
+    ({ db, reads }) =>
     async (req, res) => {
       const { id } = parseInput(reclassificationParamsSchema, req.params);
       const run = await findReclassification(db, accountOf(res), id);
       if (!run) throw new AppError('not_found', 'Reclassification not found.');
+      // The workers lift the entries: a client that saw the run finished finds them lifted.
+      await reads?.wrote(accountOf(res));
       res.json(toReclassificationResource(run) satisfies ReclassificationResource);
     },
 };

@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Database } from '../../src/db/database.js';
+import type { ReadReplicas } from '../../src/db/read-replicas.js';
 import type { Metrics } from '../../src/metrics.js';
 import type { RedisClient } from '../../src/redis.js';
 import type { OpenApiDocument } from '../openapi/document.js';
@@ -10,6 +11,8 @@ export interface OpsDeps {
   metrics: Metrics;
   /** Answers PING for `/ready`; without it readiness checks the database only. */
   redis?: RedisClient | undefined;
+  /** DATABASE_READ_URL's replicas: each one's state in `/ready` and the metrics, never a reason for 503. */
+  replicas?: ReadReplicas | undefined;
   /** Both queues: shown in the dashboard. */
   queues?: readonly Queue[] | undefined;
   /** When set, `/metrics` requires `Authorization: Bearer <metricsToken>`. */

@@ -23,6 +23,7 @@ export function opsRouter(deps: OpsDeps): Router {
   const { db, metrics } = deps;
   for (const queue of deps.queues ?? []) metrics.trackQueue(queue);
   metrics.trackPool(db.pool);
+  if (deps.replicas) metrics.trackReplicas(deps.replicas);
   const router = Router();
   mountFeature(router, opsFeature, deps);
   if (deps.adminToken !== undefined) mountQueueDashboard(router, deps.adminToken, deps.queues ?? []);

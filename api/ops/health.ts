@@ -52,7 +52,29 @@ export const readyEndpoint: Endpoint<OpsDeps> = {
       200: {
         description: 'Ready.',
         content: {
-          [JSON_TYPE]: { schema: readinessSchema, example: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } },
+          [JSON_TYPE]: {
+            schema: readinessSchema,
+            examples: {
+              primary: {
+                summary: 'Without replicas',
+                value: { status: 'ok', checks: { database: 'ok', redis: 'ok' } },
+              },
+              replicas: {
+                summary: 'With DATABASE_READ_URL: one replica in use, one down (the primary serves its reads)',
+                value: {
+                  status: 'ok',
+                  checks: {
+                    database: 'ok',
+                    redis: 'ok',
+                    replicas: [
+                      { replica: '10.0.0.12:5432/suppressions', state: 'ok', lag_ms: 0 },
+                      { replica: '10.0.0.13:5432/suppressions', state: 'down', lag_ms: null },
+                    ],
+                  },
+                },
+              },
+            },
+          },
         },
       },
       503: {
@@ -68,7 +90,7 @@ export const readyEndpoint: Endpoint<OpsDeps> = {
     },
   },
   handler:
-    ({ db, redis }) =>
+    ({ db, redis, replicas }) =>
     async (_req, res) => {
       const [database, redisCheck] = await Promise.all([
         check(() => db.ping()),
@@ -76,6 +98,11 @@ export const readyEndpoint: Endpoint<OpsDeps> = {
       ]);
       const checks = redisCheck === undefined ? { database } : { database, redis: redisCheck };
       const ready = Object.values(checks).every((value) => value === 'ok');
-      res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks } satisfies Readiness);
+      // The monitor's last poll, at most 200 ms old: a replica costs /ready no query of its own.
+      const replicaStates = replicas?.states().map(({ replica, state, lagMs }) => ({ replica, state, lag_ms: lagMs }));
+      res.status(ready ? 200 : 503).json({
+        status: ready ? 'ok' : 'unavailable',
+        checks: replicaStates === undefined ? checks : { ...checks, replicas: replicaStates },
+      } satisfies Readiness);
     },
 };

@@ -61,7 +61,7 @@ export const batchAddEndpoint: Endpoint<SuppressionsDeps> = {
     },
   },
   handler:
-    ({ db }) =>
+    ({ db, reads }) =>
     async (req, res) => {
       const body = parseInput(batchAddBodySchema, req.body);
       const emails = requireEmails(body.emails, 'emails');
@@ -78,6 +78,7 @@ export const batchAddEndpoint: Endpoint<SuppressionsDeps> = {
         })),
         actorOf(res),
       );
+      await reads.wrote(accountOf(res));
       res.status(201).json({ data: added.map(({ id }) => ({ object: 'suppression', id })) } satisfies BatchAddResult);
     },
 };
@@ -125,21 +126,21 @@ export const batchRemoveEndpoint: Endpoint<SuppressionsDeps> = {
     },
   },
   handler:
-    ({ db }) =>
+    ({ db, reads }) =>
     async (req, res) => {
       const body = parseInput(batchRemoveBodySchema, req.body);
       const { accountId, keyId } = callerOf(res);
       const target = body.ids
         ? { ids: [...new Set(body.ids)] }
         : { emails: requireEmails(body.emails ?? [], 'emails'), scope: body.scope ?? null };
-      const removed = removedOrRefused(
-        await removeSuppressions(db, accountId, target, {
-          keyId,
-          actor: actorOf(res),
-          force: body.force ?? false,
-          reason: body.reason ?? null,
-        }),
-      );
+      const removal = await removeSuppressions(db, accountId, target, {
+        keyId,
+        actor: actorOf(res),
+        force: body.force ?? false,
+        reason: body.reason ?? null,
+      });
+      await reads.wrote(accountId);
+      const removed = removedOrRefused(removal);
       res.json({
         data: removed.map((id) => ({ object: 'suppression', id, deleted: true })),
       } satisfies BatchRemoveResult);

@@ -1,5 +1,6 @@
 import type { BatchProducer } from '../../src/batches/batch-producer.js';
 import type { Database } from '../../src/db/database.js';
+import type { Reads } from '../../src/db/reads.js';
 import type { Logger } from '../../src/logger.js';
 import type { SuppressionLookups } from '../../src/suppressions/suppression-lookups.js';
 
@@ -7,6 +8,11 @@ import type { SuppressionLookups } from '../../src/suppressions/suppression-look
 export interface SuppressionsDeps {
   db: Database;
   logger: Logger;
+  /**
+   * Lookups, checks, the list and the export read through it (from a replica when one may answer);
+   * each write marks its account, whose reads then stay on the primary.
+   */
+  reads: Reads;
   /** Made once per mounted router: concurrent lookups of one tick share one query per account. */
   lookups: SuppressionLookups;
   /** Queues the batch jobs of imports (and looks them up); without it, imports answer 503. */

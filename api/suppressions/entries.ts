@@ -58,15 +58,13 @@ export const listSuppressionsEndpoint: Endpoint<SuppressionsDeps> = {
     },
   },
   handler:
-    ({ db }) =>
+    ({ reads }) =>
     async (req, res) => {
       const { created_after, created_before, ...query } = parseInput(listQuerySchema, req.query);
-      const page = await listSuppressions(db, {
-        accountId: accountOf(res),
-        ...query,
-        createdAfter: created_after,
-        createdBefore: created_before,
-      });
+      const accountId = accountOf(res);
+      const page = await reads.forAccount(accountId, (db) =>
+        listSuppressions(db, { accountId, ...query, createdAfter: created_after, createdBefore: created_before }),
+      );
       res.json({
         object: 'list',
         has_more: page.hasMore,
@@ -104,7 +102,7 @@ export const addSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
     },
   },
   handler:
-    ({ db }) =>
+    ({ db, reads }) =>
     async (req, res) => {
       const body = parseInput(addBodySchema, req.body);
       const email = requireEmail(body.email, 'email');
@@ -115,6 +113,7 @@ export const addSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
         [{ id: newId(), email, origin: 'manual', sourceId: null, scope: body.scope ?? null }],
         actorOf(res),
       );
+      await reads.wrote(accountOf(res));
       // One entry in, one out: the statement answers for every address it is given.
       if (!added) throw new AppError('service_unavailable');
       res.status(201).json({ object: 'suppression', id: added.id } satisfies SuppressionRef);
@@ -183,7 +182,7 @@ export const removeSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
     },
   },
   handler:
-    ({ db }) =>
+    ({ db, reads }) =>
     async (req, res) => {
       const target = pathTarget(req);
       const query = parseInput(removalQuerySchema, req.query);
@@ -194,6 +193,7 @@ export const removeSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
         'id' in target ? { ids: [target.id] } : { emails: [target.email], scope: query.scope ?? null },
         { keyId, force: query.force ?? false, reason: query.reason ?? null, actor: actorOf(res) },
       );
+      await reads.wrote(accountId);
       const [id] = removedOrRefused(removal);
       if (id === undefined) throw new AppError('not_found');
       res.json({ object: 'suppression', id, deleted: true } satisfies RemovalResult);

@@ -54,12 +54,16 @@ export const exportEndpoint: Endpoint<SuppressionsDeps> = {
     },
   },
   handler:
-    ({ db }) =>
+    ({ reads }) =>
     async (req, res) => {
       const query = parseInput(exportQuerySchema, req.query);
-      const entries = streamSuppressions(db, { accountId: accountOf(res), origin: query.origin, scope: query.scope });
-      // Read before anything is sent, so a database that cannot be reached still answers 503 in JSON.
-      const first = await entries.next();
+      const accountId = accountOf(res);
+      // Read before anything is sent, so a database that cannot be reached still answers 503 in JSON,
+      // and a replica that cannot is replaced by the primary.
+      const { entries, first } = await reads.forAccount(accountId, async (db) => {
+        const stream = streamSuppressions(db, { accountId, origin: query.origin, scope: query.scope });
+        return { entries: stream, first: await stream.next() };
+      });
       // attachment() sets a type from the file name; the exact type, with its charset, comes after it.
       res
         .status(200)

@@ -51,6 +51,11 @@ export function suppressionsRouter(
 ): Router {
   const router = Router();
   if (guards.length > 0) router.use(...guards);
-  mountFeature(router, suppressionsFeature, { ...deps, lookups: createSuppressionLookups(deps.db) }, mountPath);
+  mountFeature(
+    router,
+    suppressionsFeature,
+    { ...deps, lookups: createSuppressionLookups(deps.db, deps.reads) },
+    mountPath,
+  );
   return router;
 }

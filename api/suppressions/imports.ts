@@ -108,7 +108,7 @@ export const importEndpoint: Endpoint<SuppressionsDeps> = {
       ...authenticatedErrors('payload_too_large'),
     },
   },
-  handler: ({ db, logger, imports: producer }) => {
+  handler: ({ db, logger, reads, imports: producer }) => {
     const importList = async (req: Request, res: Response): Promise<void> => {
       const query = parseInput(importQuerySchema, req.query);
       const format = importFormat(req, query.format);
@@ -128,6 +128,9 @@ export const importEndpoint: Endpoint<SuppressionsDeps> = {
         format,
         input,
       });
+      // The workers write the entries; until the import ends, each reading of its status marks the
+      // account again, so that what a client saw finished it also finds.
+      await reads.wrote(accountId);
       if (end.status === 'failed') throw readingFailure(end);
       letGoOfBody(req, res);
       res.status(202).json(await readImportStatus(db, accountId, id));
@@ -161,11 +164,12 @@ export const getImportEndpoint: Endpoint<SuppressionsDeps> = {
     },
   },
   handler:
-    ({ db, imports: producer }) =>
+    ({ db, reads, imports: producer }) =>
     async (req, res) => {
       const { import: id } = parseInput(importParamsSchema, req.params);
       const found = await readImportStatus(db, accountOf(res), id, producer);
       if (!found) throw importNotFound();
+      await reads.wrote(accountOf(res));
       res.json(found satisfies ImportResource);
     },
 };

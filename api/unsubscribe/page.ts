@@ -2,6 +2,7 @@ import express, { type Request } from 'express';
 import { z } from 'zod';
 import { unsubscribedSchema, type Unsubscribed } from '../../src/contract/unsubscribe.js';
 import type { Database } from '../../src/db/database.js';
+import type { Reads } from '../../src/db/reads.js';
 import { AppError } from '../../src/errors.js';
 import { isUnsubscribed, linkTarget, unsubscribe } from '../../src/unsubscribe/unsubscribe.js';
 import type { UnsubscribeTarget } from '../../src/unsubscribe/unsubscribe-token.js';
@@ -15,6 +16,8 @@ export interface UnsubscribePageDeps {
   db: Database;
   /** Links that are not valid count as failed sign-ins do, per client address. */
   failureLimit?: AuthFailureLimit | undefined;
+  /** Marks the link's account after an unsubscribe, whose reads then stay on the primary. */
+  reads?: Pick<Reads, 'wrote'> | undefined;
 }
 
 const tags = ['Unsubscribe'];
@@ -125,6 +128,7 @@ export const unsubscribeEndpoint: Endpoint<UnsubscribePageDeps> = {
       const target = await targetOf(req, deps);
       if (target === null) throw new AppError('not_found', 'This unsubscribe link is not valid.');
       await unsubscribe(deps.db, target);
+      await deps.reads?.wrote(target.accountId);
       if (req.accepts(['json', 'html']) === 'html') {
         sendPage(res, 200, {
           title: 'You are unsubscribed',

@@ -11,10 +11,11 @@ import { createAccounts, createBenchDatabase } from '../common/bench-database.js
 import { startChildServer, type ChildServer } from './child-server.js';
 import type { CleanupStack } from '../common/cleanup.js';
 import { beforeDeadline, type Deadline } from '../common/deadline.js';
-import { combineLoads, quantile, runLoad, type LoadResult } from './http-load.js';
+import { combineLoads, cycle, latencyProfile, quantile, runLoad, type LoadResult } from './http-load.js';
 import { CpuTally } from './process-cpu.js';
 import { deletePrefix, freshPrefix } from '../common/redis-prefix.js';
 import { seededEmail, seededRandom, seedSuppressions } from './seed.js';
+import { replicasInUse, withReadReplicas } from './replica-reads.js';
 import { createRedis } from '../../src/redis.js';
 
 export interface ApiSizes {
@@ -96,7 +97,8 @@ export async function prepareApiBench(
   const listKey = await issueApiKey(db, { accountName: 'bench-list-1', permission: 'full_access', name: 'bench' });
 
   const prefix = freshPrefix('api');
-  const env: NodeJS.ProcessEnv = {
+  // With DATABASE_READ_URL set, the service reads from the replicas once they have replayed the seed.
+  const env = withReadReplicas(config, bench.name, {
     ...process.env,
     NODE_ENV: 'production',
     DATABASE_URL: bench.url,
@@ -107,8 +109,12 @@ export async function prepareApiBench(
     LOG_LEVEL: 'warn',
     // Raised so the limiter is still consulted on every request but never refuses one.
     RATE_LIMIT_PER_SECOND: '1000000000',
-  };
-  const service = await beforeDeadline(deadline, startChildServer('bench/api/servers/service-server.ts', env));
+  });
+  const started = startChildServer('bench/api/servers/service-server.ts', env);
+  const service = await beforeDeadline(
+    deadline,
+    started.then((server) => replicasInUse(server)),
+  );
   cleanup.push('stop service', () => service.stop());
   const redis = createRedis(config.REDIS_URL, 'producer');
   cleanup.push('delete service Redis keys', async () => {
@@ -140,11 +146,6 @@ function lookupPairs(bench: ApiBench, count: number): { key: number; email: stri
     const row = key + accounts * Math.floor(random() * perAccount);
     return { key, email: seededEmail(row) };
   });
-}
-
-function cycle<T>(items: readonly T[]): () => T {
-  let index = 0;
-  return () => items[index++ % items.length] as T;
 }
 
 function checkLoad(what: string, result: LoadResult): LoadResult {
@@ -294,8 +295,3 @@ export async function measureBatchAdd(bench: ApiBench, deadline: Deadline): Prom
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
-
-function latencyProfile(load: LoadResult): string {
-  const sorted = [...load.latenciesMs].sort((x, y) => x - y);
-  return [0.5, 0.9, 0.99, 0.999].map((fraction) => quantile(sorted, fraction).toFixed(1)).join('/');
-}

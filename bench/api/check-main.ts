@@ -2,6 +2,10 @@
  * npm run bench:check [-- --quick]: the send-time check alone, as `npm run bench` measures it: with
  * and without a scope, and against the same query on a bare pg pool, on a fresh database. Prints the
  * two rows of the summary table.
+ *
+ * With `--replica`: the lookup and the check on a private primary and a streaming replica of it,
+ * the service reading from the replica, with the reads each side served; then the replica stopped
+ * and its replay paused under lookups (bench/api/replica-measure.ts).
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -12,18 +16,30 @@ import { markdownTable } from '../common/report.js';
 import { inPhase } from '../ingest/ingest-measure.js';
 import { prepareApiBench } from './api-blocks.js';
 import { measureCheck } from './check-measure.js';
+import { replicaRows, runReplicaBench } from './replica-measure.js';
 import { FULL_SIZES, QUICK_SIZES, SUMMARY_HEADER, TARGETS } from './suite.js';
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseArgs({
+    options: { quick: { type: 'boolean', default: false }, replica: { type: 'boolean', default: false } },
+    strict: true,
+  });
   const quick = values.quick === true;
   const sizes = (quick ? QUICK_SIZES : FULL_SIZES).api;
   const logger = createLogger('warn');
-  const deadline = startDeadline(quick ? 120_000 : 300_000, `bench:check${quick ? ' --quick' : ''}`);
-  console.log(
-    `bench:check${quick ? ' --quick' : ''}: ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
-  );
+  const name = `bench:check${quick ? ' --quick' : ''}${values.replica ? ' --replica' : ''}`;
+  // The replica run also starts two clusters, seeds and replays, and stops and pauses the replica.
+  const deadline = startDeadline((quick ? 120_000 : 300_000) * (values.replica ? 2 : 1), name);
+  const startedAt = Date.now();
+  console.log(`${name}: ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`);
   try {
+    if (values.replica) {
+      const figures = await runReplicaBench(process.env, sizes, logger, deadline, (message) =>
+        console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1)} s] ${message}`),
+      );
+      console.log(markdownTable(['figure', 'value'], replicaRows(figures)));
+      return 0;
+    }
     const check = await inPhase('check', logger, async (cleanup) => {
       const bench = await prepareApiBench(loadConfig(), sizes, logger, deadline, cleanup);
       const figures = await measureCheck(bench, deadline);

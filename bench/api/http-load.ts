@@ -40,6 +40,18 @@ export function quantile(sorted: readonly number[], fraction: number): number {
   return sorted[rank - 1] as number;
 }
 
+/** The items one after another, from the first again after the last. */
+export function cycle<T>(items: readonly T[]): () => T {
+  let index = 0;
+  return () => items[index++ % items.length] as T;
+}
+
+/** p50/p90/p99/p99.9 of a load's latencies, in ms. */
+export function latencyProfile(load: LoadResult): string {
+  const sorted = [...load.latenciesMs].sort((x, y) => x - y);
+  return [0.5, 0.9, 0.99, 0.999].map((fraction) => quantile(sorted, fraction).toFixed(1)).join('/');
+}
+
 const twoDecimals = (value: number): number => Math.round(value * 100) / 100;
 
 /** Runs autocannon (programmatic API) and returns the figures the bench reports. */

@@ -7,6 +7,19 @@ export type Health = z.output<typeof healthSchema>;
 
 const check = z.enum(['ok', 'failed']);
 
+export const replicaStatusSchema = z
+  .object({
+    replica: z.string().meta({ description: '`host:port/database` of a DATABASE_READ_URL (never its password).' }),
+    state: z.enum(['ok', 'lagging', 'down']).meta({
+      description:
+        '`ok`: read from. `lagging`: answers, but is further behind the primary than DATABASE_READ_MAX_LAG_MS, so its reads go to the primary. `down`: does not answer as a replica; its reads go to the primary.',
+    }),
+    lag_ms: z.number().int().nullable().meta({
+      description: 'How far behind the primary it is, from WAL positions (0 when caught up); null while down.',
+    }),
+  })
+  .strict();
+
 export const readinessSchema = z
   .object({
     status: z.enum(['ok', 'unavailable']),
@@ -14,6 +27,10 @@ export const readinessSchema = z
       .object({
         database: check,
         redis: check.optional().meta({ description: 'Present when the process uses Redis.' }),
+        replicas: z.array(replicaStatusSchema).optional().meta({
+          description:
+            'Present when DATABASE_READ_URL names read replicas. A replica lagging or down never makes the process unready: the primary serves its reads.',
+        }),
       })
       .strict(),
   })

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Suppression } from './suppression.js';
 import type { Queryable } from '../db/database.js';
+import type { Reads } from '../db/reads.js';
 import { storedScope, type Scope } from '../domain/scope.js';
 import {
   findSuppressionsByEmails,
@@ -40,27 +41,56 @@ const MAX_PAIRS_PER_QUERY = 5000;
 
 type Find = (db: Queryable, pairs: AccountValues) => Promise<Found[]>;
 
+interface Pair {
+  accountId: string;
+  scope: string;
+  value: string;
+}
+
 const pairKey = (accountId: string, scope: string, value: string): string => `${accountId}\n${scope}\n${value}`;
 
-function loader(db: Queryable, find: Find, valueOf: (entry: Suppression) => string) {
+/** Every pair's entries, `MAX_PAIRS_PER_QUERY` pairs a statement. */
+async function findAll(db: Queryable, find: Find, pairs: readonly Pair[]): Promise<Found[]> {
+  const found: Found[] = [];
+  for (let start = 0; start < pairs.length; start += MAX_PAIRS_PER_QUERY) {
+    const chunk = pairs.slice(start, start + MAX_PAIRS_PER_QUERY);
+    found.push(
+      ...(await find(db, {
+        accountIds: chunk.map((pair) => pair.accountId),
+        values: chunk.map((pair) => pair.value),
+        scopes: chunk.map((pair) => pair.scope),
+      })),
+    );
+  }
+  return found;
+}
+
+/**
+ * The pairs' entries, on a replica for the accounts that may read from one and on the primary for
+ * the others (those that have just written): one Redis round trip for the whole batch.
+ */
+async function findRouted(db: Queryable, reads: Reads | undefined, find: Find, pairs: Pair[]): Promise<Found[]> {
+  if (!reads?.replicated) return findAll(db, find, pairs);
+  const { replica, primaryReason } = await reads.route(pairs.map((pair) => pair.accountId));
+  const replicaPairs = pairs.filter((pair) => replica.has(pair.accountId));
+  const primaryPairs = replicaPairs.length === 0 ? pairs : pairs.filter((pair) => !replica.has(pair.accountId));
+  const [fromReplica, fromPrimary] = await Promise.all([
+    replicaPairs.length > 0 ? reads.onReplica((target) => findAll(target, find, replicaPairs)) : [],
+    primaryPairs.length > 0 ? reads.onPrimary((target) => findAll(target, find, primaryPairs), primaryReason) : [],
+  ]);
+  return [...fromReplica, ...fromPrimary];
+}
+
+function loader(db: Queryable, reads: Reads | undefined, find: Find, valueOf: (entry: Suppression) => string) {
   return new DataLoader<Lookup, (Suppression | null)[], Lookup>(
     async (lookups) => {
-      const wanted = new Map<string, { accountId: string; scope: string; value: string }>();
+      const wanted = new Map<string, Pair>();
       for (const { accountId, scope, values } of lookups) {
         for (const value of values) wanted.set(pairKey(accountId, scope, value), { accountId, scope, value });
       }
-      const pairs = [...wanted.values()];
       const found = new Map<string, Suppression>();
-      for (let start = 0; start < pairs.length; start += MAX_PAIRS_PER_QUERY) {
-        const chunk = pairs.slice(start, start + MAX_PAIRS_PER_QUERY);
-        const entries = await find(db, {
-          accountIds: chunk.map((pair) => pair.accountId),
-          values: chunk.map((pair) => pair.value),
-          scopes: chunk.map((pair) => pair.scope),
-        });
-        for (const { askedScope, entry } of entries)
-          found.set(pairKey(entry.accountId, askedScope, valueOf(entry)), entry);
-      }
+      for (const { askedScope, entry } of await findRouted(db, reads, find, [...wanted.values()]))
+        found.set(pairKey(entry.accountId, askedScope, valueOf(entry)), entry);
       return lookups.map(({ accountId, scope, values }) =>
         values.map((value) => found.get(pairKey(accountId, scope, value)) ?? null),
       );
@@ -81,11 +111,15 @@ const byEmailsMatching =
   (db, pairs) =>
     findSuppressionsByEmails(db, pairs, match);
 
-export function createSuppressionLookups(db: Queryable): SuppressionLookups {
-  const exact = loader(db, byEmailsMatching('exact'), (entry) => entry.email);
-  const sending = loader(db, byEmailsMatching('sending'), (entry) => entry.email);
-  const covering = loader(db, byEmailsMatching('covering'), (entry) => entry.email);
-  const ids = loader(db, findSuppressionsByIds, (entry) => entry.id);
+/**
+ * The lookups of one router. With `reads` (replicas configured), each batch reads from a replica for
+ * the accounts that have not just written, and from the primary for the others.
+ */
+export function createSuppressionLookups(db: Queryable, reads?: Reads): SuppressionLookups {
+  const exact = loader(db, reads, byEmailsMatching('exact'), (entry) => entry.email);
+  const sending = loader(db, reads, byEmailsMatching('sending'), (entry) => entry.email);
+  const covering = loader(db, reads, byEmailsMatching('covering'), (entry) => entry.email);
+  const ids = loader(db, reads, findSuppressionsByIds, (entry) => entry.id);
   return {
     byEmail: async (accountId, email, scope = null) =>
       (await exact.load({ accountId, scope: storedScope(scope), values: [email] }))[0] ?? null,

@@ -10,7 +10,7 @@ import type { DueDelivery } from '../../src/webhooks/delivery.js';
  */
 export interface TestSettings extends Pick<
   AppDeps,
-  'metrics' | 'onRateLimitRedisFailure' | 'onRateLimitRejected' | 'imports' | 'reclassifications'
+  'metrics' | 'onRateLimitRedisFailure' | 'onRateLimitRejected' | 'imports' | 'reclassifications' | 'replicas'
 > {
   /** Where the app logs; silent when absent. */
   logger?: Logger;
@@ -63,6 +63,7 @@ export function testDeps(settings: TestSettings): Omit<AppDeps, 'db'> {
   return {
     logger: settings.logger ?? createLogger('silent'),
     metrics: settings.metrics,
+    replicas: settings.replicas,
     onRateLimitRedisFailure: settings.onRateLimitRedisFailure,
     onRateLimitRejected: settings.onRateLimitRejected,
     imports: settings.imports,

@@ -7,6 +7,7 @@ const DEFAULTS = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
   DATABASE_POOL_SIZE: 10,
   DATABASE_STATEMENT_TIMEOUT_MS: 5000,
+  DATABASE_READ_MAX_LAG_MS: 1000,
   REDIS_URL: 'redis://127.0.0.1:6379',
   HOST: '127.0.0.1',
   PORT: 3000,
@@ -153,6 +154,38 @@ describe('operations settings', () => {
 
   it('when DATABASE_STATEMENT_TIMEOUT_MS is not a positive whole number, then a ConfigError names it', () => {
     expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
+  });
+});
+
+describe('read replica settings', () => {
+  it('when DATABASE_READ_URL is unset, then there are no replicas and the lag bound is 1000 ms', () => {
+    const config = loadConfig({});
+    expect(config.DATABASE_READ_URL).toBeUndefined();
+    expect(config.DATABASE_READ_MAX_LAG_MS).toBe(1000);
+  });
+
+  it('when DATABASE_READ_URL lists URLs with spaces, empty items and a repeat, then each is read once', () => {
+    const config = loadConfig({
+      DATABASE_READ_URL:
+        ' postgres://app@replica-1:5432/sl, ,postgresql://app:secret@replica-2/sl,postgres://app@replica-1:5432/sl',
+      DATABASE_READ_MAX_LAG_MS: '250',
+    });
+    expect(config.DATABASE_READ_URL).toEqual([
+      'postgres://app@replica-1:5432/sl',
+      'postgresql://app:secret@replica-2/sl',
+    ]);
+    expect(config.DATABASE_READ_MAX_LAG_MS).toBe(250);
+  });
+
+  it.each([',', 'replica-1:5432', 'postgres://app@replica-1/sl,mysql://app@replica-2/sl'])(
+    'when DATABASE_READ_URL is %j, then a ConfigError names it',
+    (value) => {
+      expect(configErrorFor({ DATABASE_READ_URL: value }).message).toContain('DATABASE_READ_URL');
+    },
+  );
+
+  it.each(['0', '60001', 'soon'])('when DATABASE_READ_MAX_LAG_MS is %j, then a ConfigError names it', (value) => {
+    expect(configErrorFor({ DATABASE_READ_MAX_LAG_MS: value }).message).toContain('DATABASE_READ_MAX_LAG_MS');
   });
 });
 
