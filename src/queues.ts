@@ -1,4 +1,4 @@
-import type { DefaultJobOptions } from 'bullmq';
+import type { DefaultJobOptions, Queue } from 'bullmq';
 
 export const EVENTS_QUEUE = 'suppression-events';
 
@@ -34,5 +34,18 @@ export const KEEP_BATCH_RESULTS = { age: DAY_SECONDS };
 /** Addresses or ids in one batch job. */
 export const MAX_BATCH_JOB_ENTRIES = 10_000;
 
-/** Periodic housekeeping jobs (the expiry sweep), run by the maintenance worker one at a time. */
+/** Periodic housekeeping jobs (the expiry sweep, the month partitions), run by the maintenance worker one at a time. */
 export const MAINTENANCE_QUEUE = 'suppression-maintenance';
+
+/**
+ * Registers (or updates) a periodic maintenance job's scheduler, named as its job. Idempotent, so
+ * every worker process upserts it at start; one scheduler per queue means one run per interval
+ * however many processes do. One attempt: the next run, an interval later, is the retry.
+ */
+export async function scheduleMaintenance(queue: Queue, name: string, everyMs: number): Promise<void> {
+  await queue.upsertJobScheduler(
+    name,
+    { every: everyMs },
+    { name, data: {}, opts: { attempts: 1, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED } },
+  );
+}

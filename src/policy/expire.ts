@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Queryable } from '../db/database.js';
 import { expireEntries } from './expiry-repository.js';
-import { KEEP_COMPLETED, KEEP_FAILED } from '../queues.js';
+import { scheduleMaintenance } from '../queues.js';
 
 /** The maintenance job that removes expired entries; also the id of its job scheduler. */
 export const EXPIRE_ENTRIES_JOB = 'expire-entries';
@@ -37,19 +37,7 @@ export async function runExpiry(db: Queryable, options: ExpiryRunOptions = {}): 
   return { removed };
 }
 
-/**
- * Registers (or updates) the sweep's job scheduler. Idempotent, so every worker process upserts it
- * at start; one scheduler per queue means one run per interval however many processes do.
- */
+/** Registers (or updates) the sweep's job scheduler (see `scheduleMaintenance`). */
 export async function scheduleExpiry(queue: Queue, everyMs: number = EXPIRY_EVERY_MS): Promise<void> {
-  await queue.upsertJobScheduler(
-    EXPIRE_ENTRIES_JOB,
-    { every: everyMs },
-    {
-      name: EXPIRE_ENTRIES_JOB,
-      data: {},
-      // One attempt: the next run, an interval later, is the retry.
-      opts: { attempts: 1, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED },
-    },
-  );
+  await scheduleMaintenance(queue, EXPIRE_ENTRIES_JOB, everyMs);
 }

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { Database } from '../db/database.js';
 import { createMonthPartitions } from '../db/month-partitions.js';
 import { applyAuditRetention } from '../events/audit-partitions.js';
-import { KEEP_COMPLETED, KEEP_FAILED } from '../queues.js';
+import { scheduleMaintenance } from '../queues.js';
 import { applyWebhookLogRetention } from '../webhooks/log-partitions.js';
 
 /**
@@ -37,15 +37,7 @@ export async function maintainPartitions(
   return { created, dropped: [...audit.dropped, ...webhooks.dropped], kept: audit.kept, held: webhooks.held };
 }
 
-/** Registers the job's scheduler (idempotent, as the expiry sweep's). */
+/** Registers (or updates) the job's scheduler (see `scheduleMaintenance`). */
 export async function schedulePartitions(queue: Queue, everyMs: number = PARTITIONS_EVERY_MS): Promise<void> {
-  await queue.upsertJobScheduler(
-    PARTITIONS_JOB,
-    { every: everyMs },
-    {
-      name: PARTITIONS_JOB,
-      data: {},
-      opts: { attempts: 1, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED },
-    },
-  );
+  await scheduleMaintenance(queue, PARTITIONS_JOB, everyMs);
 }

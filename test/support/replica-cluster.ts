@@ -5,12 +5,11 @@
  * `pg_*` wrappers run the servers as the `postgres` user, and `pg_basebackup` is run as that user so
  * the data directory is its own. Both are removed by `remove()`, and when the start itself fails.
  */
+import { freePort } from './free-port.js';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -35,17 +34,6 @@ export interface ReplicaCluster {
   caughtUp(timeoutMs?: number): Promise<void>;
   /** Stops and deletes both clusters. */
   remove(): Promise<void>;
-}
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 async function oneValue<T>(url: string, sql: string): Promise<T> {
