@@ -33,6 +33,11 @@ export interface SoftBounceRecord extends AddressKey {
  * address's last removal (a removal starts its count again): the bounces whose category is one of
  * the range's `counted`. A bounce recorded before bounces were classified has no category and
  * counts by its label, as it did then (`UNCLASSIFIED_SOFT_BOUNCE_TYPES`).
+ *
+ * A probe of the (account_id, email) index per address, in the months its range can reach only:
+ * `OFFSET 0` keeps the lateral subquery from being flattened into a join, which the planner would
+ * join by hashing every bounce of the audit trail, read whole, once it holds a million. The bounds on
+ * `received_at`, known per address as it is probed, leave the other months unread.
  */
 export async function softBouncesOf(
   db: Queryable,
@@ -42,18 +47,24 @@ export async function softBouncesOf(
     text: `SELECT e.account_id, e.email, e.event_id, e.occurred_at
            FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[])
              AS w(account_id, email, from_at, to_at, counted)
-           JOIN suppression_events e ON e.account_id = w.account_id AND e.email = w.email
-           WHERE e.type = 'bounce'
-             AND (e.bounce_category = ANY(w.counted::text[])
-                  OR (e.bounce_category IS NULL AND e.bounce_type = ANY($6::text[])))
-             AND e.occurred_at BETWEEN w.from_at AND w.to_at
-             -- A bounce is received after it occurred (a day allowed for clocks): the months before
-             -- the window are not read.
-             AND e.received_at >= w.from_at - interval '1 day'
-             AND e.received_at > COALESCE(
-               (SELECT max(r.received_at) FROM suppression_events r
-                WHERE r.account_id = w.account_id AND r.email = w.email AND r.type = 'removal'),
-               '-infinity')`,
+           CROSS JOIN LATERAL (
+             SELECT e.account_id, e.email, e.event_id, e.occurred_at FROM suppression_events e
+             WHERE e.account_id = w.account_id AND e.email = w.email AND e.type = 'bounce'
+               AND (e.bounce_category = ANY(w.counted::text[])
+                    OR (e.bounce_category IS NULL AND e.bounce_type = ANY($6::text[])))
+               AND e.occurred_at BETWEEN w.from_at AND w.to_at
+               -- A bounce is received after it occurred (a day allowed for clocks): the months before
+               -- the window are not read.
+               AND e.received_at >= w.from_at - interval '1 day'
+               -- Since the last removal; one before the bounces this can find decides nothing, so
+               -- the months before them are not read for it either.
+               AND e.received_at > COALESCE(
+                 (SELECT max(r.received_at) FROM suppression_events r
+                  WHERE r.account_id = w.account_id AND r.email = w.email AND r.type = 'removal'
+                    AND r.received_at >= w.from_at - interval '1 day'),
+                 '-infinity')
+             OFFSET 0
+           ) e`,
     values: [
       ranges.map((range) => range.account_id),
       ranges.map((range) => range.email),
