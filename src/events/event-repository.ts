@@ -1,7 +1,7 @@
 import type { EventRecord } from './event-record.js';
 import type { Queryable } from '../db/database.js';
 import { COVERED_BY_ALLOWLIST } from '../allowlist/allowlist-repository.js';
-import { NOT_RECORDED_BEFORE_PARTITIONING } from './event-receipts.js';
+import { legacyReceiptsBound, NOT_RECORDED_BEFORE_PARTITIONING } from './event-receipts.js';
 
 export type EventOutcome =
   | 'allowlisted'
@@ -37,7 +37,7 @@ WITH input AS (
   INSERT INTO event_receipts (account_id, event_id)
   SELECT input.account_id, input.event_id FROM input
   JOIN accounts ON accounts.id = input.account_id
-  WHERE ${NOT_RECORDED_BEFORE_PARTITIONING('input.account_id', 'input.event_id')}
+  WHERE ${NOT_RECORDED_BEFORE_PARTITIONING('input.account_id', 'input.event_id', '$2')}
   ORDER BY input.account_id, input.event_id
   ON CONFLICT DO NOTHING
   RETURNING account_id, event_id
@@ -109,7 +109,7 @@ export async function recordEvents(db: Queryable, records: readonly EventRecord[
     // scanning them whole as they grow. Planning once per batch is cheap.
     text: RECORD_SQL,
     // One JSON document instead of an array per column: serialised natively, not value by value.
-    values: [JSON.stringify(records)],
+    values: [JSON.stringify(records), await legacyReceiptsBound(db)],
   });
   await fillConcurrentEntries(db, records, rows);
   return rows;

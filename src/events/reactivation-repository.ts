@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { NOT_RECORDED_BEFORE_PARTITIONING } from './event-receipts.js';
+import { legacyReceiptsBound, NOT_RECORDED_BEFORE_PARTITIONING } from './event-receipts.js';
 import { storedScope } from '../domain/scope.js';
 import type { RecordedEvent } from './event-repository.js';
 import type { SuppressionEvent } from './event-schema.js';
@@ -18,7 +18,7 @@ WITH input AS (
 ), fresh AS (
   -- New when its receipt is written (src/events/event-receipts.ts).
   INSERT INTO event_receipts (account_id, event_id)
-  SELECT $1, $2 FROM accounts WHERE id = $1 AND ${NOT_RECORDED_BEFORE_PARTITIONING('$1', '$2')}
+  SELECT $1, $2 FROM accounts WHERE id = $1 AND ${NOT_RECORDED_BEFORE_PARTITIONING('$1', '$2', '$11')}
   ON CONFLICT DO NOTHING
   RETURNING 1
 ), lifted AS (
@@ -79,6 +79,7 @@ export async function applyReactivation(db: Queryable, event: SuppressionEvent):
       event.occurred_at,
       event.feed_id === undefined ? 'queue' : 'feed',
       event.feed_id ?? null,
+      await legacyReceiptsBound(db),
     ],
   });
   return rows[0] as RecordedEvent;
