@@ -43,7 +43,17 @@ export interface SuiteResults {
   list: ListFigures;
   batch_add: { addresses_per_s: number };
   ingest: { events: number; events_per_s: number; baseline_jobs_per_s: number; ratio: number };
-  import: { addresses: number; addresses_per_s: number; peak_rss_mb: number; copy_rows_per_s: number; ratio: number };
+  import: {
+    addresses: number;
+    addresses_per_s: number;
+    peak_rss_mb: number;
+    /** Entries and their addition records by bare COPYs: what the import stores. */
+    copy_rows_per_s: number;
+    ratio: number;
+    /** Entries alone by a bare COPY. */
+    copy_entries_only_rows_per_s: number;
+    ratio_entries_only: number;
+  };
   service_peak_rss_mb: number;
 }
 
@@ -99,8 +109,8 @@ export const TARGETS = {
   checkRatio: 0.5,
   scopedCheckRatio: 0.9,
   listRatio: 1.2,
-  ingestRatio: 0.7,
-  importRatio: 0.8,
+  ingestRatio: 0.9,
+  importRatio: 0.9,
 };
 
 const mb = (value: number): number => Math.round(value * 10) / 10;
@@ -195,8 +205,10 @@ export async function runSuite(
       addresses: imported.addresses,
       addresses_per_s: Math.round(imported.addressesPerSecond),
       peak_rss_mb: mb(imported.run.peakRssMb),
-      copy_rows_per_s: Math.round(imported.copy.rowsPerSecond),
+      copy_rows_per_s: Math.round(imported.copy.withRecords.rowsPerSecond),
       ratio: round3(imported.ratio),
+      copy_entries_only_rows_per_s: Math.round(imported.copy.entriesOnly.rowsPerSecond),
+      ratio_entries_only: round3(imported.ratioEntriesOnly),
     },
     service_peak_rss_mb: mb(api.servicePeakRssMb),
   };
@@ -254,7 +266,8 @@ export function summaryRows(results: SuiteResults): (string | number)[][] {
     [
       'import (CLI, --wait)',
       `${imported.addresses_per_s} addresses/s (${imported.addresses}), CLI peak RSS ${imported.peak_rss_mb} MB`,
-      `${imported.copy_rows_per_s} rows/s (bare COPY, same rows and table)`,
+      `${imported.copy_rows_per_s} entries/s (bare COPYs of the entries and their records; ` +
+        `${imported.copy_entries_only_rows_per_s}/s the entries alone, ratio ${imported.ratio_entries_only})`,
       `${imported.ratio}`,
       `≥ ${TARGETS.importRatio}`,
       yes(imported.ratio >= TARGETS.importRatio),

@@ -32,7 +32,7 @@ import { BenchUsageError, parseIntOptions } from '../common/options.js';
 import { markdownTable, rate, seconds, writeResults } from '../common/report.js';
 
 const ACCOUNTS = INGEST_ACCOUNTS;
-const TARGET_RATIO = 0.7;
+const TARGET_RATIO = 0.9;
 // Teardown after an abort gets this long before the process exits regardless.
 const CLEANUP_GRACE_MS = 30_000;
 const RESULTS_PATH = fileURLToPath(new URL('../results/ingest.json', import.meta.url));

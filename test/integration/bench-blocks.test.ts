@@ -67,7 +67,15 @@ describe('bench building blocks', () => {
         ['baseline_jobs_per_s', 'events', 'events_per_s', 'ratio'].sort(),
       );
       expect(Object.keys(results.import).sort()).toEqual(
-        ['addresses', 'addresses_per_s', 'peak_rss_mb', 'copy_rows_per_s', 'ratio'].sort(),
+        [
+          'addresses',
+          'addresses_per_s',
+          'peak_rss_mb',
+          'copy_rows_per_s',
+          'ratio',
+          'copy_entries_only_rows_per_s',
+          'ratio_entries_only',
+        ].sort(),
       );
       expect(results.quick).toBe(true);
       expect(results.ingest.events).toBe(500);
@@ -96,6 +104,8 @@ describe('bench building blocks', () => {
         results.import.peak_rss_mb,
         results.import.copy_rows_per_s,
         results.import.ratio,
+        results.import.copy_entries_only_rows_per_s,
+        results.import.ratio_entries_only,
         results.service_peak_rss_mb,
       ];
       for (const figure of figures) expect(figure).toBeGreaterThan(0);
