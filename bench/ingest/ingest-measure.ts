@@ -14,7 +14,7 @@ import type { Logger } from '../../src/logger.js';
 import { DEFAULT_JOB_OPTIONS, EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED } from '../../src/queues.js';
 import { createRedis } from '../../src/redis.js';
 import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';
-import { createAccounts, createBenchDatabase } from '../common/bench-database.js';
+import { countRows, createAccounts, createBenchDatabase } from '../common/bench-database.js';
 import { CleanupStack } from '../common/cleanup.js';
 import { timeUntilCompleted, type CompletionTiming } from './completions.js';
 import { beforeDeadline, type Deadline } from '../common/deadline.js';
@@ -23,6 +23,10 @@ import { labelRule } from '../common/label-rule.js';
 import { expectedOutcome, generateEvents, type ExpectedOutcome } from '../common/event-fixtures.js';
 import { deletePrefix, freshPrefix } from '../common/redis-prefix.js';
 import { verifyIngest } from './verify-ingest.js';
+import { toEventRecord } from '../../src/events/event-record.js';
+import { parseSuppressionEvent } from '../../src/events/event-schema.js';
+import { DEFAULT_EVENT_POLICY } from '../../src/policy/settings-repository.js';
+import { plannedRows, startCopyFloorWorker, type PlannedRows } from './copy-floor.js';
 import { startWebhookLoad, type WebhookFigures } from './webhook-load.js';
 
 export const INGEST_ACCOUNTS = 1000;
@@ -81,17 +85,19 @@ export async function inPhase<T>(
 }
 
 /**
- * BullMQ alone: the same jobs (name, data size, job id, job options), the same worker options and
- * concurrency, an empty processor. The ceiling any processor on this queue can reach here.
+ * A worker other than the service's on the same jobs (name, data size, job id, job options), with the
+ * same worker options and concurrency: BullMQ alone with an empty processor, the ceiling any
+ * processor on this queue can reach here, or the COPY floor (copy-floor.ts).
  */
-async function measureBaseline(
+async function measureBare(
   config: Config,
   settings: Settings,
   events: readonly SuppressionEventInput[],
   deadline: Deadline,
   cleanup: CleanupStack,
+  floor: { db: Database; planned: PlannedRows } | null,
 ): Promise<Phase> {
-  const prefix = freshPrefix('noop');
+  const prefix = freshPrefix(floor ? 'floor' : 'noop');
   const admin = createRedis(config.REDIS_URL, 'producer');
   cleanup.push('quit admin connection', () => admin.quit());
   cleanup.push(`delete ${prefix} keys`, () => deletePrefix(admin, prefix));
@@ -103,7 +109,7 @@ async function measureBaseline(
     prefix,
     defaultJobOptions: DEFAULT_JOB_OPTIONS,
   });
-  cleanup.push('close baseline queue', async () => {
+  cleanup.push('close queue', async () => {
     await queue.obliterate({ force: true });
     await queue.close();
   });
@@ -121,20 +127,33 @@ async function measureBaseline(
 
   const workerConnection = createRedis(config.REDIS_URL, 'worker');
   cleanup.push('quit worker connection', () => workerConnection.quit());
+  let close: () => Promise<void> = () => Promise.resolve();
   const timed = timeUntilCompleted(
-    'BullMQ no-op worker',
-    () =>
-      new Worker(EVENTS_QUEUE, () => Promise.resolve(), {
+    floor ? 'COPY floor worker' : 'BullMQ no-op worker',
+    () => {
+      if (floor) {
+        const copying = startCopyFloorWorker(
+          { connection: workerConnection, prefix, concurrency: settings.concurrency, queue: EVENTS_QUEUE },
+          floor.db,
+          floor.planned,
+        );
+        close = () => copying.close();
+        return copying.worker;
+      }
+      const worker = new Worker(EVENTS_QUEUE, () => Promise.resolve(), {
         connection: workerConnection,
         prefix,
         concurrency: settings.concurrency,
         removeOnComplete: KEEP_COMPLETED,
         removeOnFail: KEEP_FAILED,
-      }),
+      });
+      close = () => worker.close();
+      return worker;
+    },
     events.length,
     deadline.signal,
   );
-  cleanup.push('close baseline worker', () => timed.worker.close());
+  cleanup.push('close worker', () => close());
   return { enqueueMs, run: await timed.finished };
 }
 
@@ -214,16 +233,56 @@ export interface IngestMeasurement {
   databaseName: string;
   expected: ExpectedOutcome;
   baseline: Phase;
+  /** The same rows by COPY (copy-floor.ts); absent under a soft-bounce threshold, which it does not apply. */
+  floor?: Phase;
   service: Phase;
   /** Service jobs/s over baseline jobs/s. */
   ratio: number;
+  /** Service jobs/s over the COPY floor's. */
+  floorRatio?: number;
   problems: string[];
   warnings: string[];
   /** With webhooks: what the receiver got once every change was delivered. */
   webhooks?: WebhookFigures;
 }
 
-/** Both phases on a fresh database (dropped by `cleanup`), then the database checked against the events. */
+/** A second fresh database with the same accounts, for the COPY floor, and the rows it is to write. */
+async function floorDatabase(
+  config: Config,
+  settings: Settings,
+  logger: Logger,
+  accountIds: readonly string[],
+  events: readonly SuppressionEventInput[],
+  deadline: Deadline,
+  cleanup: CleanupStack,
+): Promise<{ db: Database; planned: PlannedRows }> {
+  const bench = await beforeDeadline(deadline, createBenchDatabase(config.DATABASE_URL, logger));
+  cleanup.push(`drop database ${bench.name}`, () => bench.drop());
+  const db = createDatabase({ url: bench.url, poolSize: settings.poolSize, logger, applicationName: 'bench-floor' });
+  cleanup.push('close floor database pool', () => db.close());
+  await db.query({
+    text: `INSERT INTO accounts (id, name) SELECT id, 'floor-' || id FROM unnest($1::uuid[]) AS id`,
+    values: [accountIds],
+  });
+  const classify = classifierOf(settings);
+  const records = events.map((event) => toEventRecord(parseSuppressionEvent(event), DEFAULT_EVENT_POLICY, classify));
+  return { db, planned: plannedRows(records) };
+}
+
+/** The floor stored every planned row, so its rate is that of the whole work. */
+async function verifyFloor(floor: { db: Database; planned: PlannedRows }): Promise<string[]> {
+  const entries = [...floor.planned.values()].filter(({ entry }) => entry).length;
+  const [records, stored] = [
+    await countRows(floor.db, 'suppression_events'),
+    await countRows(floor.db, 'suppressions'),
+  ];
+  const problems: string[] = [];
+  if (records !== floor.planned.size) problems.push(`COPY floor: ${records} records, expected ${floor.planned.size}`);
+  if (stored !== entries) problems.push(`COPY floor: ${stored} entries, expected ${entries}`);
+  return problems;
+}
+
+/** The phases on a fresh database (dropped by `cleanup`), then the database checked against the events. */
 export async function measureIngest(
   config: Config,
   settings: Settings,
@@ -246,6 +305,10 @@ export async function measureIngest(
   }
   const events = generateEvents(accountIds, settings.events);
   const expected = expectedOutcome(events, settings.softBounceThreshold, classifierOf(settings));
+  const floor =
+    settings.softBounceThreshold === null
+      ? await floorDatabase(config, settings, logger, accountIds, events, deadline, cleanup)
+      : null;
   onReady({ databaseName: bench.name, expected });
   const subscribed = accountIds.slice(0, Math.min(settings.webhooks, accountIds.length));
   const webhookLoad =
@@ -267,6 +330,7 @@ export async function measureIngest(
   const rounds = Math.max(1, Math.min(settings.rounds, events.length));
   const sliceSize = Math.ceil(events.length / rounds);
   const baselineRounds: Phase[] = [];
+  const floorRounds: Phase[] = [];
   const serviceRounds: Phase[] = [];
   const webhookRounds: WebhookFigures[] = [];
   for (let round = 0; round < rounds; round += 1) {
@@ -274,9 +338,18 @@ export async function measureIngest(
     const measureBaselineRound = async () =>
       baselineRounds.push(
         await inPhase('baseline', logger, (phaseCleanup) =>
-          measureBaseline(config, settings, slice, deadline, phaseCleanup),
+          measureBare(config, settings, slice, deadline, phaseCleanup, null),
         ),
       );
+    const measureFloorRound = async () => {
+      if (floor) {
+        floorRounds.push(
+          await inPhase('floor', logger, (phaseCleanup) =>
+            measureBare(config, settings, slice, deadline, phaseCleanup, floor),
+          ),
+        );
+      }
+    };
     const measureServiceRound = async () => {
       serviceRounds.push(
         await inPhase('service', logger, (phaseCleanup) =>
@@ -288,8 +361,9 @@ export async function measureIngest(
         webhookRounds.push(await webhookLoad.drain(deliveriesOwed((round + 1) * sliceSize), deadline));
       }
     };
-    const order =
-      round % 2 === 0 ? [measureBaselineRound, measureServiceRound] : [measureServiceRound, measureBaselineRound];
+    // Each kind goes first, second and last in turn.
+    const kinds = [measureBaselineRound, measureFloorRound, measureServiceRound];
+    const order = [...kinds.slice(round % kinds.length), ...kinds.slice(0, round % kinds.length)];
     for (const measure of order) await measure();
   }
   const baseline = combinePhases(baselineRounds);
@@ -300,15 +374,18 @@ export async function measureIngest(
     deadline,
     verifyIngest(db, expected, settings.softBounceThreshold !== null),
   );
+  if (floor) problems.push(...(await verifyFloor(floor)));
   // Every new entry is announced once: as many distinct deliveries as entries.
   if (webhooks && webhooks.delivered !== webhooks.expected) {
     problems.push(`webhook deliveries: ${webhooks.delivered}, expected ${webhooks.expected}`);
   }
   const ratio = service.run.jobsPerSecond / baseline.run.jobsPerSecond;
+  const floorPhase = floorRounds.length > 0 ? combinePhases(floorRounds) : undefined;
   return {
     databaseName: bench.name,
     expected,
     baseline,
+    ...(floorPhase ? { floor: floorPhase, floorRatio: service.run.jobsPerSecond / floorPhase.run.jobsPerSecond } : {}),
     service,
     ratio,
     problems,

@@ -98,7 +98,7 @@ async function measureAndPrint(
   const batch =
     `batch size ${settings.batchSize ?? 'worker default'}, batch delay ${delay}, ` +
     `batches in flight ${settings.batchesInFlight ?? 'worker default'}`;
-  const { expected, baseline, service, ratio, problems, warnings, webhooks } = await measureIngest(
+  const { expected, baseline, floor, service, ratio, floorRatio, problems, warnings, webhooks } = await measureIngest(
     config,
     settings,
     logger,
@@ -123,6 +123,7 @@ async function measureAndPrint(
   console.log(
     markdownTable(TABLE_HEADER, [
       tableRow('BullMQ no-op worker', baseline),
+      ...(floor ? [tableRow('the same rows by COPY (floor)', floor)] : []),
       tableRow('event worker + PostgreSQL', service),
     ]),
   );
@@ -130,6 +131,11 @@ async function measureAndPrint(
   console.log(
     `ratio service/baseline: ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`,
   );
+  if (floorRatio !== undefined) {
+    console.log(
+      `ratio service/COPY floor: ${floorRatio.toFixed(3)} (the database's own work for the same rows, same queue)`,
+    );
+  }
   if (webhooks) {
     console.log(
       `webhooks: ${webhooks.delivered} of ${webhooks.expected} changes delivered to ${webhooks.webhooks} webhooks ` +
@@ -158,8 +164,10 @@ async function measureAndPrint(
     },
     expected,
     baseline: { enqueueMs: baseline.enqueueMs, ...baseline.run },
+    floor: floor ? { enqueueMs: floor.enqueueMs, ...floor.run } : null,
     service: { enqueueMs: service.enqueueMs, ...service.run },
     ratio,
+    floorRatio: floorRatio ?? null,
     targetRatio: TARGET_RATIO,
     webhooks: webhooks ?? null,
     verified: problems.length === 0,

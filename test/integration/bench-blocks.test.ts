@@ -64,7 +64,7 @@ describe('bench building blocks', () => {
       ]);
       expect(Object.keys(results.list).sort()).toEqual(['deep_page_p50_ms', 'first_page_p50_ms', 'ratio'].sort());
       expect(Object.keys(results.ingest).sort()).toEqual(
-        ['baseline_jobs_per_s', 'events', 'events_per_s', 'ratio'].sort(),
+        ['baseline_jobs_per_s', 'events', 'events_per_s', 'ratio', 'floor_jobs_per_s', 'floor_ratio'].sort(),
       );
       expect(Object.keys(results.import).sort()).toEqual(
         [
@@ -100,6 +100,8 @@ describe('bench building blocks', () => {
         results.ingest.events_per_s,
         results.ingest.baseline_jobs_per_s,
         results.ingest.ratio,
+        results.ingest.floor_jobs_per_s,
+        results.ingest.floor_ratio,
         results.import.addresses_per_s,
         results.import.peak_rss_mb,
         results.import.copy_rows_per_s,
