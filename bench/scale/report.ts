@@ -4,7 +4,7 @@
  */
 import type { LoadFigures } from './load.js';
 import type { StepFigures } from './measure.js';
-import { planNote } from './plans.js';
+import { planNote, type PlanSummary } from './plans.js';
 
 export interface StepResult {
   size: number;
@@ -19,6 +19,12 @@ const count = (n: number): string => n.toLocaleString('en-US');
 const mb = (bytes: number): string => `${count(Math.round(bytes / 1024 / 1024))} MB`;
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
 const ratio = (a: number, b: number): string => (b === 0 ? 'n/a' : (a / b).toFixed(2));
+
+/** A plan's execution time, with its planning time and whether JIT compiled it. */
+function planTime(plan: PlanSummary | undefined): string {
+  if (!plan) return 'n/a';
+  return `${plan.executionMs.toFixed(1)} (planning ${plan.planningMs.toFixed(1)}${plan.jit ? ', JIT' : ''})`;
+}
 
 /** The rows of a layout's table: a label, then a cell per size. */
 export function tableRows(steps: readonly StepResult[]): string[][] {
@@ -74,6 +80,8 @@ export function tableRows(steps: readonly StepResult[]): string[][] {
       'ingest, threshold on: events/s (no-op loop)',
       (s) => `${count(f(s).ingest.eventsPerSecond)} (${count(f(s).ingest.noopEventsPerSecond)})`,
     ),
+    row('soft-bounce count of a batch (EXPLAIN ANALYZE): ms', (s) => planTime(f(s).plans.softBounceCount)),
+    row('ingest statement of a batch (EXPLAIN ANALYZE): ms', (s) => planTime(f(s).plans.ingestRecord)),
     row(
       'suppressions: total / indexes',
       (s) => `${mb(f(s).sizes.suppressions.totalBytes)} / ${mb(f(s).sizes.suppressions.indexBytes)}`,
