@@ -24,6 +24,8 @@ export interface PlanSummary {
   seqScans: string[];
   /** Partitions of the audit trail the plan read (loops > 0). */
   partitionsRead: number;
+  /** Partitions of the audit trail in the plan, read or not: each costs planning (and JIT) time. */
+  partitionsPlanned: number;
   /** Each node as "<type> on <relation> [index]", in plan order. */
   nodes: string[];
   plan: unknown;
@@ -43,11 +45,13 @@ function summarise(explain: unknown): PlanSummary {
   const nodes: string[] = [];
   const seqScans = new Set<string>();
   const partitions = new Set<string>();
+  const planned = new Set<string>();
   const walk = (node: PlanNode): void => {
     const relation = node['Relation Name'];
     nodes.push(
       `${node['Node Type']}${relation ? ` on ${relation}` : ''}${node['Index Name'] ? ` [${node['Index Name']}]` : ''}`,
     );
+    if (relation?.startsWith('suppression_events_')) planned.add(relation);
     if (relation && (node['Actual Loops'] ?? 0) > 0) {
       if (node['Node Type'] === 'Seq Scan' && BIG_TABLES.test(relation)) seqScans.add(relation);
       if (relation.startsWith('suppression_events_')) partitions.add(relation);
@@ -61,6 +65,7 @@ function summarise(explain: unknown): PlanSummary {
     jit: top.JIT !== undefined,
     seqScans: [...seqScans],
     partitionsRead: partitions.size,
+    partitionsPlanned: planned.size,
     nodes,
     plan: explain,
   };
@@ -98,6 +103,7 @@ export function planNote(name: string, summary: PlanSummary): string | null {
   const notes: string[] = [];
   if (summary.seqScans.length > 0) notes.push(`Seq Scan on ${summary.seqScans.join(', ')}`);
   if (summary.jit) notes.push('JIT-compiled');
-  if (summary.partitionsRead > 3) notes.push(`${summary.partitionsRead} audit partitions read`);
+  if (summary.partitionsPlanned > 3)
+    notes.push(`${summary.partitionsPlanned} audit partitions planned, ${summary.partitionsRead} read`);
   return notes.length === 0 ? null : `${name}: ${notes.join('; ')} (${summary.executionMs.toFixed(1)} ms)`;
 }
