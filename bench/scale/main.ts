@@ -16,10 +16,10 @@
  *
  * The database is dropped after its layout, also on failure and on Ctrl-C (unless --keep-db 1).
  * Before each load the free disk is checked against the size the step will reach, estimated from
- * the bytes per entry measured at the step before; the benchmark uses at most 60 GB.
+ * the bytes per entry measured at the step before; the benchmark uses at most --budget-gb (60 GB).
  *
  *   npm run bench:scale -- [--sizes 1000000,10000000,50000000] [--layouts one,many] [--keep-db 0]
- *     [--seconds 10] [--connections 8] [--events 50000] [--export-cap 2000000]
+ *     [--seconds 10] [--connections 8] [--events 50000] [--export-cap 2000000] [--budget-gb 60]
  */
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
@@ -43,8 +43,6 @@ const LAYOUTS = { one: 1, many: 1000 } as const;
 type Layout = keyof typeof LAYOUTS;
 
 const GB = 1024 ** 3;
-/** The most the benchmark's database may take. */
-const BUDGET_BYTES = 60 * GB;
 /** Room left on the disk for WAL and everything else. */
 const DISK_MARGIN_BYTES = 5 * GB;
 /** Bytes per entry before any has been measured: above what the first runs measured, to be safe. */
@@ -60,6 +58,8 @@ interface Options {
   connections: number;
   events: number;
   exportCap: number;
+  /** The most the benchmark's database may take, in GB. */
+  budgetGb: number;
 }
 
 function wholeNumber(flag: string, raw: string, min: number): number {
@@ -75,7 +75,7 @@ function parseOptions(argv: readonly string[]): Options {
     ({ values } = parseArgs({
       args: [...argv],
       options: Object.fromEntries(
-        ['sizes', 'layouts', 'keep-db', 'seconds', 'connections', 'events', 'export-cap'].map((flag) => [
+        ['sizes', 'layouts', 'keep-db', 'seconds', 'connections', 'events', 'export-cap', 'budget-gb'].map((flag) => [
           flag,
           { type: 'string' as const },
         ]),
@@ -104,6 +104,7 @@ function parseOptions(argv: readonly string[]): Options {
     connections: wholeNumber('connections', values.connections ?? '8', 1),
     events: wholeNumber('events', values.events ?? '50000', 500),
     exportCap: wholeNumber('export-cap', values['export-cap'] ?? '2000000', 1000),
+    budgetGb: wholeNumber('budget-gb', values['budget-gb'] ?? '60', 1),
   };
 }
 
@@ -111,15 +112,21 @@ function parseOptions(argv: readonly string[]): Options {
  * Refuses a step whose database would pass the budget or the free disk, estimated from the bytes
  * per entry measured so far.
  */
-async function checkDisk(admin: pg.Client, size: number, bytesPerEntry: number, usedBytes: number): Promise<void> {
+async function checkDisk(
+  admin: pg.Client,
+  size: number,
+  bytesPerEntry: number,
+  usedBytes: number,
+  budgetBytes: number,
+): Promise<void> {
   const projected = size * bytesPerEntry;
   const { rows } = await admin.query<{ data_directory: string }>('SHOW data_directory');
   const stats = await statfs(rows[0]?.data_directory ?? '/');
   const free = stats.bavail * stats.bsize;
   const gb = (bytes: number) => `${(bytes / GB).toFixed(1)} GB`;
-  if (projected > BUDGET_BYTES)
+  if (projected > budgetBytes)
     throw new Error(
-      `${size.toLocaleString('en-US')} entries would take about ${gb(projected)} (${Math.round(bytesPerEntry)} bytes an entry), over the benchmark's ${gb(BUDGET_BYTES)}`,
+      `${size.toLocaleString('en-US')} entries would take about ${gb(projected)} (${Math.round(bytesPerEntry)} bytes an entry), over the benchmark's ${gb(budgetBytes)} (--budget-gb)`,
     );
   if (projected - usedBytes > free - DISK_MARGIN_BYTES)
     throw new Error(
@@ -187,7 +194,7 @@ async function runLayout(
     let bytesPerEntry = FIRST_ESTIMATE_BYTES_PER_ENTRY;
     let used = await databaseBytes(admin);
     for (const size of options.sizes) {
-      await checkDisk(admin, size, bytesPerEntry, used);
+      await checkDisk(admin, size, bytesPerEntry, used, options.budgetGb * GB);
       log(`loading ${(size - loaded).toLocaleString('en-US')} entries to reach ${size.toLocaleString('en-US')}`);
       const load = await loadEntries(loaders as [pg.Client, pg.Client, pg.Client], accountIds, loaded, size, end);
       loaded = size;
