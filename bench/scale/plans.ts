@@ -20,7 +20,7 @@ export interface PlanSummary {
   planningMs: number;
   /** Whether the statement was compiled by JIT, which costs tens of ms whatever it reads. */
   jit: boolean;
-  /** Big tables read whole: what should not grow with the list but does. */
+  /** Big tables read whole (those with pages): what should not grow with the list but does. */
   seqScans: string[];
   /** Partitions of the audit trail the plan read (loops > 0). */
   partitionsRead: number;
@@ -36,6 +36,8 @@ interface PlanNode {
   'Relation Name'?: string;
   'Index Name'?: string;
   'Actual Loops'?: number;
+  'Shared Hit Blocks'?: number;
+  'Shared Read Blocks'?: number;
   Plans?: PlanNode[];
 }
 
@@ -53,7 +55,9 @@ function summarise(explain: unknown): PlanSummary {
     );
     if (relation?.startsWith('suppression_events_')) planned.add(relation);
     if (relation && (node['Actual Loops'] ?? 0) > 0) {
-      if (node['Node Type'] === 'Seq Scan' && BIG_TABLES.test(relation)) seqScans.add(relation);
+      // An empty partition (next month's) is read whole at no cost: only a scan that read pages counts.
+      const blocks = (node['Shared Hit Blocks'] ?? 0) + (node['Shared Read Blocks'] ?? 0);
+      if (node['Node Type'] === 'Seq Scan' && BIG_TABLES.test(relation) && blocks > 0) seqScans.add(relation);
       if (relation.startsWith('suppression_events_')) partitions.add(relation);
     }
     for (const child of node.Plans ?? []) walk(child);
