@@ -145,7 +145,11 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-let running: CleanupStack | null = null;
+/**
+ * The running layout's teardown, once: Ctrl-C and the layout's own failure (its COPY broken by the
+ * teardown) both wait for the same run, so the process never exits halfway through the drop.
+ */
+let tearDown: (() => Promise<string[]>) | null = null;
 
 async function runLayout(
   layout: Layout,
@@ -156,7 +160,9 @@ async function runLayout(
   const config = loadConfig();
   const logger = createLogger('warn');
   const cleanup = new CleanupStack();
-  running = cleanup;
+  let teardown: Promise<string[]> | null = null;
+  const once = () => (teardown ??= cleanup.runAll());
+  tearDown = once;
   const steps: StepResult[] = [];
   try {
     const bench = await createBenchDatabase(config.DATABASE_URL, logger);
@@ -224,8 +230,8 @@ async function runLayout(
     }
     return steps;
   } finally {
-    const failures = await cleanup.runAll();
-    running = null;
+    const failures = await once();
+    tearDown = null;
     for (const failure of failures) log(`cleanup failed: ${failure}`);
   }
 }
@@ -237,7 +243,7 @@ async function main(): Promise<number> {
     process.stderr.write(`[${((Date.now() - startedAt) / 1000).toFixed(1)} s] ${message}\n`);
   process.once('SIGINT', () => {
     log('interrupted: dropping the database');
-    void (running?.runAll() ?? Promise.resolve([])).finally(() => process.exit(130));
+    void (tearDown?.() ?? Promise.resolve([])).finally(() => process.exit(130));
   });
   const machine = {
     cpus: os.cpus().length,
