@@ -236,6 +236,20 @@ async function runLayout(
   }
 }
 
+function printLayout(layout: Layout, steps: readonly StepResult[]): void {
+  console.log(
+    `\n${layout === 'one' ? 'One account' : `${LAYOUTS[layout].toLocaleString('en-US')} accounts`}\n\n` +
+      markdownTable(['figure', ...steps.map((step) => step.size.toLocaleString('en-US'))], tableRows(steps)),
+  );
+  const largest = ratios(steps);
+  if (largest)
+    console.log(
+      `\n${largest.sizes}: lookup p99 ×${largest.lookupP99}, check p99 ×${largest.checkP99}, ` +
+        `deep page / first page ×${largest.deepOverFirstPage}, ingest rate ×${largest.ingestRate}`,
+    );
+  for (const note of planNotes(steps)) console.log(`plan: ${note}`);
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const startedAt = Date.now();
@@ -263,7 +277,9 @@ async function main(): Promise<number> {
   );
   let failed = false;
   for (const layout of options.layouts) {
+    let measured: StepResult[] = [];
     const record = async (steps: StepResult[]) => {
+      measured = [...steps];
       results.layouts[layout] = {
         accounts: LAYOUTS[layout],
         steps,
@@ -273,22 +289,13 @@ async function main(): Promise<number> {
       await writeResults(RESULTS, results);
     };
     try {
-      const steps = await runLayout(layout, options, (message) => log(`${layout}: ${message}`), record);
-      console.log(
-        `\n${layout === 'one' ? 'One account' : `${LAYOUTS[layout].toLocaleString('en-US')} accounts`}\n\n` +
-          markdownTable(['figure', ...steps.map((step) => step.size.toLocaleString('en-US'))], tableRows(steps)),
-      );
-      const largest = ratios(steps);
-      if (largest)
-        console.log(
-          `\n${largest.sizes}: lookup p99 ×${largest.lookupP99}, check p99 ×${largest.checkP99}, ` +
-            `deep page / first page ×${largest.deepOverFirstPage}, ingest rate ×${largest.ingestRate}`,
-        );
-      for (const note of planNotes(steps)) console.log(`plan: ${note}`);
+      await runLayout(layout, options, (message) => log(`${layout}: ${message}`), record);
     } catch (error) {
       failed = true;
       log(`${layout} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+    // The sizes measured before a failure (a step refused for disk, say) are printed all the same.
+    if (measured.length > 0) printLayout(layout, measured);
   }
   console.log(`\nresults: ${RESULTS}`);
   return failed ? 1 : 0;
