@@ -351,7 +351,8 @@ async function measurePlans(ctx: StepContext): Promise<Record<string, PlanSummar
     const queries = listQueries(ctx);
     const present = { accountId: ctx.accountIds[0] as string, email: emailOf(0) };
     const check = randomCheck(ctx, 1);
-    const explain = (run: Parameters<typeof explainFirst>[1]) => explainFirst(client, run);
+    const explain = (run: Parameters<typeof explainFirst>[1], pick?: (text: string) => boolean) =>
+      explainFirst(client, run, pick);
     const plans: Record<string, PlanSummary> = {
       lookup: await explain((db) =>
         findSuppressionsByEmails(
@@ -393,11 +394,13 @@ async function measurePlans(ctx: StepContext): Promise<Record<string, PlanSummar
     // EXPLAIN ANALYZE writes what it runs: the batch is recorded in a transaction rolled back.
     await client.query('BEGIN');
     try {
-      plans.ingestRecord = await explain((db) =>
-        recordEvents(
-          db,
-          batch.map((event) => toEventRecord(event, DEFAULT_EVENT_POLICY)),
-        ),
+      plans.ingestRecord = await explain(
+        (db) =>
+          recordEvents(
+            db,
+            batch.map((event) => toEventRecord(event, DEFAULT_EVENT_POLICY)),
+          ),
+        (text) => text.includes('INSERT INTO event_receipts'),
       );
     } finally {
       await client.query('ROLLBACK');

@@ -76,16 +76,19 @@ function summarise(explain: unknown): PlanSummary {
 }
 
 /**
- * The plan of the first statement `run` sends through the Queryable it is given. Statements that
- * write are explained too (EXPLAIN ANALYZE runs them): `client` should be in a transaction the
- * caller rolls back.
+ * The plan of the first statement `run` sends through the Queryable it is given that `pick` takes
+ * (the others run as they are: a bound the statement needs, say). Statements that write are
+ * explained too (EXPLAIN ANALYZE runs them): `client` should be in a transaction the caller rolls
+ * back.
  */
 export async function explainFirst(
   client: pg.ClientBase,
   run: (db: Queryable) => Promise<unknown>,
+  pick: (text: string) => boolean = () => true,
 ): Promise<PlanSummary> {
   const explaining: Queryable = {
-    async query(config: pg.QueryConfig) {
+    async query<R extends pg.QueryResultRow>(config: pg.QueryConfig) {
+      if (!pick(config.text)) return client.query<R>(config);
       const { rows } = await client.query<{ 'QUERY PLAN': unknown }>({
         text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${config.text}`,
         values: config.values,

@@ -130,17 +130,19 @@ async function fillConcurrentEntries(
   });
   if (missing.length === 0) return;
   const { rows } = await db.query<{ account_id: string; event_id: string; id: string }>({
-    // By address, the partitions' index, and within the last day: the records were written just now.
+    // By address, the partitions' index, and within the last day (a parameter, so that only those
+    // months are planned): the records were written just now.
     text: `UPDATE suppression_events e SET suppression_id = s.id
            FROM unnest($1::uuid[], $2::text[], $3::text[]) AS wanted(account_id, event_id, email), suppressions s
            WHERE e.account_id = wanted.account_id AND e.email = wanted.email AND e.event_id = wanted.event_id
-             AND e.received_at > now() - interval '1 day'
+             AND e.received_at > $4::timestamptz
              AND s.account_id = e.account_id AND s.email = e.email AND s.scope = e.scope
            RETURNING e.account_id, e.event_id, s.id`,
     values: [
       missing.map((record) => record.account_id),
       missing.map((record) => record.event_id),
       missing.map((record) => record.email),
+      new Date(Date.now() - 24 * 60 * 60 * 1000),
     ],
   });
   const idOf = new Map(rows.map((row) => [`${row.account_id}\n${row.event_id}`, row.id]));

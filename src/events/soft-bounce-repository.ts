@@ -2,6 +2,8 @@ import type { Queryable } from '../db/database.js';
 import { COVERED_BY_ALLOWLIST } from '../allowlist/allowlist-repository.js';
 import { UNCLASSIFIED_SOFT_BOUNCE_TYPES } from './soft-bounce-threshold.js';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export interface AddressKey {
   account_id: string;
   email: string;
@@ -37,7 +39,10 @@ export interface SoftBounceRecord extends AddressKey {
  * A probe of the (account_id, email) index per address, in the months its range can reach only:
  * `OFFSET 0` keeps the lateral subquery from being flattened into a join, which the planner would
  * join by hashing every bounce of the audit trail, read whole, once it holds a million. The bounds on
- * `received_at`, known per address as it is probed, leave the other months unread.
+ * `received_at`, known per address as it is probed, leave the other months unread. The earliest of
+ * them also comes as a parameter of its own, so that the planner leaves the months before it out of
+ * the plan: planned over every month of the trail, the statement was costed high enough to be
+ * JIT-compiled, hundreds of milliseconds a batch, however few rows it read.
  */
 export async function softBouncesOf(
   db: Queryable,
@@ -55,13 +60,13 @@ export async function softBouncesOf(
                AND e.occurred_at BETWEEN w.from_at AND w.to_at
                -- A bounce is received after it occurred (a day allowed for clocks): the months before
                -- the window are not read.
-               AND e.received_at >= w.from_at - interval '1 day'
+               AND e.received_at >= w.from_at - interval '1 day' AND e.received_at >= $7::timestamptz
                -- Since the last removal; one before the bounces this can find decides nothing, so
                -- the months before them are not read for it either.
                AND e.received_at > COALESCE(
                  (SELECT max(r.received_at) FROM suppression_events r
                   WHERE r.account_id = w.account_id AND r.email = w.email AND r.type = 'removal'
-                    AND r.received_at >= w.from_at - interval '1 day'),
+                    AND r.received_at >= w.from_at - interval '1 day' AND r.received_at >= $7::timestamptz),
                  '-infinity')
              OFFSET 0
            ) e`,
@@ -73,6 +78,7 @@ export async function softBouncesOf(
       // One array literal per range: unnest cannot take an array of arrays of different lengths.
       ranges.map((range) => `{${range.counted.join(',')}}`),
       UNCLASSIFIED_SOFT_BOUNCE_TYPES,
+      new Date(Math.min(...ranges.map((range) => range.from.getTime())) - DAY_MS),
     ],
   });
   return rows;
@@ -106,8 +112,8 @@ export async function suppressAtThreshold<C extends Crossing>(db: Queryable, cro
            FROM input
            WHERE input.suppression_id IN (SELECT id FROM inserted)
              AND e.account_id = input.account_id AND e.email = input.email AND e.event_id = input.event_id
-             -- The crossing bounces were recorded just now: only the latest partitions are read.
-             AND e.received_at > now() - interval '1 day'
+             -- The crossing bounces were recorded just now: only the latest partitions are planned and read.
+             AND e.received_at > $6::timestamptz
            RETURNING e.account_id, e.event_id`,
     values: [
       crossings.map((crossing) => crossing.account_id),
@@ -115,6 +121,7 @@ export async function suppressAtThreshold<C extends Crossing>(db: Queryable, cro
       crossings.map((crossing) => crossing.event_id),
       crossings.map((crossing) => crossing.source_id),
       crossings.map((crossing) => crossing.suppression_id),
+      new Date(Date.now() - DAY_MS),
     ],
   });
   const suppressed = new Set(rows.map((row) => `${row.account_id}\n${row.event_id}`));
