@@ -6,7 +6,8 @@
  * that event's receipt. At each size, after VACUUM (ANALYZE):
  *
  * - a lookup of one address and a check of 1,000 (half of them on the list), the service's
- *   functions against the bare indexed query, for a fixed time on several connections;
+ *   functions against the bare indexed query, for a fixed time on several connections, in turns
+ *   (service, bare, bare, service, twice), so that neither warms the cache for the other;
  * - the first page of an account's list and a page 90 % of the way down it; a search by domain and
  *   by address prefix, service and bare SQL;
  * - an export (CSV, streamed through a cursor) against a bare `COPY ... TO STDOUT`;
