@@ -49,20 +49,26 @@ interface Pair {
 
 const pairKey = (accountId: string, scope: string, value: string): string => `${accountId}\n${scope}\n${value}`;
 
-/** Every pair's entries, `MAX_PAIRS_PER_QUERY` pairs a statement. */
+/**
+ * Every pair's entries, `MAX_PAIRS_PER_QUERY` pairs a statement, the statements side by side on as
+ * many connections: one after the other, a batch of several checks kept one server process busy
+ * while the others idled.
+ */
 async function findAll(db: Queryable, find: Find, pairs: readonly Pair[]): Promise<Found[]> {
-  const found: Found[] = [];
+  const chunks: Pair[][] = [];
   for (let start = 0; start < pairs.length; start += MAX_PAIRS_PER_QUERY) {
-    const chunk = pairs.slice(start, start + MAX_PAIRS_PER_QUERY);
-    found.push(
-      ...(await find(db, {
+    chunks.push(pairs.slice(start, start + MAX_PAIRS_PER_QUERY));
+  }
+  const found = await Promise.all(
+    chunks.map((chunk) =>
+      find(db, {
         accountIds: chunk.map((pair) => pair.accountId),
         values: chunk.map((pair) => pair.value),
         scopes: chunk.map((pair) => pair.scope),
-      })),
-    );
-  }
-  return found;
+      }),
+    ),
+  );
+  return found.flat();
 }
 
 /**
