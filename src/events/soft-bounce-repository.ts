@@ -48,6 +48,7 @@ export async function softBouncesOf(
   db: Queryable,
   ranges: readonly (AddressKey & { counted: readonly string[]; from: Date; to: Date })[],
 ): Promise<SoftBounceRecord[]> {
+  if (ranges.length === 0) return [];
   const { rows } = await db.query<SoftBounceRecord>({
     text: `SELECT e.account_id, e.email, e.event_id, e.occurred_at
            FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[])
