@@ -246,7 +246,7 @@ function printLayout(layout: Layout, steps: readonly StepResult[]): void {
   if (largest)
     console.log(
       `\n${largest.sizes}: lookup p99 ×${largest.lookupP99}, check p99 ×${largest.checkP99}, ` +
-        `deep page / first page ×${largest.deepOverFirstPage}, ingest rate ×${largest.ingestRate}`,
+        `ingest rate ×${largest.ingestRate}; at the largest size, deep page / first page ${largest.deepOverFirstPage}`,
     );
   for (const note of planNotes(steps)) console.log(`plan: ${note}`);
 }
