@@ -5,13 +5,11 @@
  * which says who added it. The entries alone are copied too, for comparison with runs from before
  * imports were recorded in the history.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import type { Database } from '../../src/db/database.js';
 import { newId } from '../../src/domain/ids.js';
+import { copyIn } from '../common/copy-in.js';
 import { benchAddress } from './bench-addresses.js';
 
 export interface CopyRate {
@@ -39,10 +37,6 @@ function* chunked(rows: number, line: (index: number) => string): Generator<stri
     }
   }
   if (chunk) yield chunk;
-}
-
-async function copyIn(client: pg.PoolClient, statement: string, lines: Iterable<string>): Promise<void> {
-  await pipeline(Readable.from(lines), client.query(copyFrom(statement)));
 }
 
 /**

@@ -7,17 +7,15 @@
  * what PostgreSQL must do to store them. The event worker's rate over this one says how much of
  * the queue and the database together it keeps.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { WORKER_TUNING } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import type { EventRecord } from '../../src/events/event-record.js';
 import { KEEP_COMPLETED, KEEP_FAILED } from '../../src/queues.js';
 import { WriteCoalescer } from '../../src/write-coalescer.js';
+import { copyIn } from '../common/copy-in.js';
 
 const AUDIT_COLUMNS = [
   'account_id',
@@ -56,9 +54,9 @@ function copyLine(values: readonly (string | null | undefined)[]): string {
   return `${fields.join('\t')}\n`;
 }
 
-async function copyIn(client: pg.PoolClient, statement: string, lines: string[]): Promise<void> {
-  if (lines.length === 0) return;
-  await pipeline(Readable.from([lines.join('')]), client.query(copyFrom(statement)));
+/** The lines as one piece; a batch that has none (no new entry, say) sends no statement. */
+async function copyLines(client: pg.PoolClient, statement: string, lines: string[]): Promise<void> {
+  if (lines.length > 0) await copyIn(client, statement, [lines.join('')]);
 }
 
 export type PlannedRows = Map<string, { record: EventRecord; entry: boolean }>;
@@ -81,12 +79,12 @@ export function plannedRows(records: readonly EventRecord[]): PlannedRows {
 
 async function writeRows(db: Database, rows: { record: EventRecord; entry: boolean }[]): Promise<void> {
   await db.withTransaction(async (client) => {
-    await copyIn(
+    await copyLines(
       client,
       'COPY event_receipts (account_id, event_id) FROM STDIN',
       rows.map(({ record }) => copyLine([record.account_id, record.event_id])),
     );
-    await copyIn(
+    await copyLines(
       client,
       'COPY suppressions (id, account_id, email, origin, source_id, scope) FROM STDIN',
       rows
@@ -102,7 +100,7 @@ async function writeRows(db: Database, rows: { record: EventRecord; entry: boole
           ]),
         ),
     );
-    await copyIn(
+    await copyLines(
       client,
       `COPY suppression_events (${AUDIT_COLUMNS.join(', ')}) FROM STDIN`,
       rows.map(({ record }) =>

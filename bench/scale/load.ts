@@ -7,12 +7,10 @@
  * time in the addresses' random order, tens of millions of entries take hours and leave the
  * indexes half again as large.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { performance } from 'node:perf_hooks';
 import cliProgress from 'cli-progress';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { copyIn } from '../common/copy-in.js';
 import {
   EVENT_COLUMNS,
   RECEIPT_COLUMNS,
@@ -138,10 +136,7 @@ async function copyChunk(
   to: number,
   end: number,
 ): Promise<void> {
-  await pipeline(
-    Readable.from(pieces(line, accountIds, from, to, end)),
-    client.query(copyFrom(`COPY ${table} FROM STDIN`)),
-  );
+  await copyIn(client, `COPY ${table} FROM STDIN`, pieces(line, accountIds, from, to, end));
 }
 
 /**

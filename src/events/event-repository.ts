@@ -97,6 +97,15 @@ FROM input
 LEFT JOIN recorded ON recorded.account_id = input.account_id AND recorded.event_id = input.event_id
 ORDER BY input.ordinality`;
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A lower bound on the `received_at` of records this process wrote just now: a day back, for the
+ * server's clock against ours. A parameter rather than `now() - interval`, so that only the latest
+ * month partitions are planned.
+ */
+export const justRecordedSince = (): Date => new Date(Date.now() - DAY_MS);
+
 /**
  * Records events and applies the suppressing ones, in one statement (so one transaction). An
  * event already recorded for its account changes nothing and comes back as `duplicate` (see
@@ -130,8 +139,7 @@ async function fillConcurrentEntries(
   });
   if (missing.length === 0) return;
   const { rows } = await db.query<{ account_id: string; event_id: string; id: string }>({
-    // By address, the partitions' index, and within the last day (a parameter, so that only those
-    // months are planned): the records were written just now.
+    // By address, the partitions' index, and among the records written just now.
     text: `UPDATE suppression_events e SET suppression_id = s.id
            FROM unnest($1::uuid[], $2::text[], $3::text[]) AS wanted(account_id, event_id, email), suppressions s
            WHERE e.account_id = wanted.account_id AND e.email = wanted.email AND e.event_id = wanted.event_id
@@ -142,7 +150,7 @@ async function fillConcurrentEntries(
       missing.map((record) => record.account_id),
       missing.map((record) => record.event_id),
       missing.map((record) => record.email),
-      new Date(Date.now() - 24 * 60 * 60 * 1000),
+      justRecordedSince(),
     ],
   });
   const idOf = new Map(rows.map((row) => [`${row.account_id}\n${row.event_id}`, row.id]));

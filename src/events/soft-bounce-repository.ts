@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.js';
 import { COVERED_BY_ALLOWLIST } from '../allowlist/allowlist-repository.js';
 import { UNCLASSIFIED_SOFT_BOUNCE_TYPES } from './soft-bounce-threshold.js';
+import { justRecordedSince } from './event-repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -122,7 +123,7 @@ export async function suppressAtThreshold<C extends Crossing>(db: Queryable, cro
       crossings.map((crossing) => crossing.event_id),
       crossings.map((crossing) => crossing.source_id),
       crossings.map((crossing) => crossing.suppression_id),
-      new Date(Date.now() - DAY_MS),
+      justRecordedSince(),
     ],
   });
   const suppressed = new Set(rows.map((row) => `${row.account_id}\n${row.event_id}`));
