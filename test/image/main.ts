@@ -408,6 +408,9 @@ async function main(): Promise<number> {
     results.ok(`podman runs containers here (${p.described})`);
 
     const secrets = await npmBuildSecrets(work);
+    const imageId = async (): Promise<string> =>
+      (await podman(p, ['image', 'inspect', '--format', '{{.Id}}', IMAGE])).stdout.trim();
+    const previousImage = await imageId();
     const buildStarted = Date.now();
     const build = await podman(
       p,
@@ -440,6 +443,11 @@ async function main(): Promise<number> {
     }
     // Keep the build log only when the build failed.
     await rm(logFile, { force: true });
+    // The image this one replaces would stay behind, untagged, on every run that changed something;
+    // the build's cached layers stay.
+    if (previousImage !== '' && previousImage !== (await imageId())) {
+      await podman(p, ['rmi', previousImage]);
+    }
 
     // Docker's format keeps the healthcheck beside the configuration, not in it.
     const config = await podman(p, ['image', 'inspect', '--format', '{{json .Config}}\n{{json .HealthCheck}}', IMAGE]);
