@@ -34,7 +34,7 @@ import { SERVER_TIMEOUTS } from '../../src/config.js';
 import { EVENTS_QUEUE } from '../../src/queues.js';
 import { databaseUrlFor } from '../support/database-url.js';
 import { freePort } from '../support/free-port.js';
-import { ensureStandInImage } from './base-image.js';
+import { ensureStandInImage, STAND_IN_IMAGE } from './base-image.js';
 import { findPodmanOptions, lastLine, podman, run, type Podman } from './podman.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,6 +45,13 @@ const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const GRACE_MS = SERVER_TIMEOUTS.processGraceMs;
 const PODMAN_STOP_MARGIN_MS = 1000;
 const READY_TIMEOUT_MS = 60_000;
+
+let interruptedBy: NodeJS.Signals | undefined;
+
+/** Throws once a signal has asked the run to stop: the caller's clean-up then runs. */
+function stopIfInterrupted(): void {
+  if (interruptedBy !== undefined) throw new Error(`interrupted by ${interruptedBy}`);
+}
 
 class Results {
   passed = 0;
@@ -96,6 +103,36 @@ async function npmBuildSecrets(dir: string): Promise<{ args: string[]; described
   return { args, described: `npm registry ${registry}${ca === undefined ? '' : `, CA bundle ${ca}`}` };
 }
 
+/** Whether the machine's PostgreSQL and Redis answer; undefined when both do, else why not. */
+async function storesAnswer(): Promise<string | undefined> {
+  const problems: string[] = [];
+  const client = new pg.Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (error) {
+    problems.push(`PostgreSQL at ${SERVER_URL}: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // The connection's own error says why (refused, unknown host); the rejected call only that it closed.
+  let connectionError: Error | undefined;
+  redis.on('error', (error: Error) => {
+    connectionError = error;
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    const reason = connectionError ?? (error instanceof Error ? error : new Error(String(error)));
+    problems.push(`Redis at ${REDIS_URL}: ${reason.message}`);
+  } finally {
+    redis.disconnect();
+  }
+  return problems.length === 0 ? undefined : problems.join('; ');
+}
+
 /** What this build's configuration understands, asked of its own `loadConfig`. */
 async function supportedSettings(p: Podman): Promise<{ role: boolean; secretFiles: boolean } | string> {
   const probe = `
@@ -118,7 +155,7 @@ async function supportedSettings(p: Podman): Promise<{ role: boolean; secretFile
 }
 
 interface Scenario {
-  /** One word for container names and the lines printed. */
+  /** How the lines printed name it; the container is named after it. */
   name: string;
   env: Record<string, string>;
   command?: string[];
@@ -188,6 +225,7 @@ async function waitFor(
 ): Promise<string | undefined> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
+    stopIfInterrupted();
     if (await ready()) return undefined;
     if (!(await running(ctx.p, container))) {
       const code = (await podman(ctx.p, ['inspect', '--format', '{{.State.ExitCode}}', container])).stdout.trim();
@@ -238,6 +276,7 @@ async function inspectInside(ctx: Context, container: string, label: string): Pr
 }
 
 async function runScenario(ctx: Context, scenario: Scenario): Promise<void> {
+  stopIfInterrupted();
   const { p, results } = ctx;
   const label = scenario.name;
   const port = await freePort();
@@ -378,18 +417,27 @@ async function main(): Promise<number> {
   const runId = randomBytes(4).toString('hex');
   const work = await mkdtemp(join(tmpdir(), 'sl-image-test-'));
   cleanup.push('remove the scratch directory', () => rm(work, { recursive: true, force: true }));
-  const logFile = join(work, 'build.log');
+  // Beside the scratch directory, which goes: kept when something failed, for its reason.
+  const logFile = join(tmpdir(), `sl-image-test-${runId}.log`);
+  // Interrupted, it stops at the next step and still removes what it made; a second signal exits.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (interruptedBy !== undefined) process.exit(130);
+      interruptedBy = signal;
+      console.log(`${signal}: stopping, then removing the containers, the database and the Redis keys`);
+    });
+  }
   try {
     const version = await run('podman', ['--version']);
     if (!results.check(`podman is installed (${version.stdout.trim()})`, version.code === 0 ? undefined : 'not found'))
       return 1;
+    if (!results.check('PostgreSQL and Redis answer', await storesAnswer())) return 1;
 
     let baseImage = process.env.NODE_IMAGE;
     if (baseImage === undefined || baseImage === '') {
       try {
-        const what = await ensureStandInImage([], logFile);
-        baseImage = what.split(' ')[0];
-        results.ok(`base image: ${what}`);
+        results.ok(`base image: ${await ensureStandInImage([], logFile)}`);
+        baseImage = STAND_IN_IMAGE;
       } catch (error) {
         results.fail('base image', `${error instanceof Error ? error.message : String(error)} (log: ${logFile})`);
         return 1;
@@ -397,7 +445,6 @@ async function main(): Promise<number> {
     } else {
       results.ok(`base image: ${baseImage} (NODE_IMAGE)`);
     }
-    baseImage ??= '';
 
     const found = await findPodmanOptions(baseImage);
     if ('failures' in found) {
@@ -441,8 +488,6 @@ async function main(): Promise<number> {
       console.log(build.stderr.split('\n').slice(-30).join('\n'));
       return 1;
     }
-    // Keep the build log only when the build failed.
-    await rm(logFile, { force: true });
     // The image this one replaces would stay behind, untagged, on every run that changed something;
     // the build's cached layers stay.
     if (previousImage !== '' && previousImage !== (await imageId())) {
@@ -465,6 +510,7 @@ async function main(): Promise<number> {
             : undefined,
     );
 
+    stopIfInterrupted();
     const supported = await supportedSettings(p);
     if (typeof supported === 'string') {
       results.fail("asking the image's configuration which settings it knows", supported);
@@ -491,6 +537,8 @@ async function main(): Promise<number> {
     const databaseUrl = databaseUrlFor(SERVER_URL, database);
     const prefix = `slimg${runId}`;
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
+    // A failed command says what went wrong; the client's own events would only repeat it.
+    redis.on('error', () => undefined);
     cleanup.push('close Redis', () => redis.quit());
     cleanup.push(`delete the Redis keys of ${prefix}`, async () => {
       let cursor = '0';
@@ -584,7 +632,10 @@ async function main(): Promise<number> {
     return results.failed > 0 ? 1 : 0;
   } finally {
     const failures = await cleanup.runAll();
+    if (interruptedBy !== undefined) results.fail('the run', `interrupted by ${interruptedBy}`);
     for (const failure of failures) results.fail('clean-up', failure);
+    if (results.failed === 0) await rm(logFile, { force: true });
+    else if (existsSync(logFile)) console.log(`the build's output: ${logFile}`);
     console.log(`test:image: ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped`);
     if (failures.length > 0) process.exitCode = 1;
   }
@@ -595,7 +646,7 @@ main().then(
     if (code !== 0) process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
+    if (interruptedBy === undefined) console.error(error);
+    process.exitCode = interruptedBy === undefined ? 1 : 130;
   },
 );
