@@ -10,6 +10,7 @@ import { createMetrics, type Metrics } from '../src/metrics.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { httpMetrics } from './http/http-metrics.js';
 import { requestLogging } from './http/request-logging.js';
+import { requestTracing } from './http/request-tracing.js';
 import { apiSecurityHeaders } from './http/security-headers.js';
 import { openApiDocument } from './openapi/document.js';
 import { opsRouter } from './ops/feature.js';
@@ -18,6 +19,7 @@ import { mountRouters, type RoutersConfig, type RoutersDeps } from './mount-rout
 import { UNSUBSCRIBE_PATH, unsubscribePageRouter } from './unsubscribe/feature.js';
 import { redisGuards, type RedisGuardsConfig } from './redis-guards.js';
 import type { RedisClient } from '../src/redis.js';
+import { tracingEnabled } from '../src/tracing/tracing.js';
 
 /** The settings the app reads: `loadConfig()`'s, whose defaults are the only ones. */
 export type AppConfig = RoutersConfig &
@@ -74,6 +76,8 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
           : { target: 'primary', reason: served.reason },
       ),
   });
+  // Mounted only while tracing: with it off, a request makes no span and pays for no check.
+  if (tracingEnabled()) app.use(requestTracing());
   app.use(requestLogging(logger), httpMetrics(metrics), apiSecurityHeaders());
 
   // The API first: its requests, by far the most, then pass no other router's routes.
