@@ -5,7 +5,7 @@ import { EVENTS_QUEUE } from '../../src/queues.js';
 import { createWebhook } from '../../src/webhooks/webhook-repository.js';
 import { newAccount, type TestAccount } from '../support/accounts.js';
 import { startServiceProcess, type ServiceProcess } from '../support/built-service.js';
-import { uniqueEmail, uniqueEmails } from '../support/emails.js';
+import { uniqueEmails } from '../support/emails.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
 import { sharedBuild } from '../support/shared-build.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -65,6 +65,11 @@ function callerSpan(): { traceId: string; spanId: string; traceparent: string } 
   return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
 }
 
+/** Waits for something the collector or a process's log will hold once spans or lines arrive. */
+function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  return eventually(() => Promise.resolve(condition()), timeoutMs, what);
+}
+
 function spansOf(traceId: string): ReceivedSpan[] {
   return collector.spans.filter((span) => span.traceId === traceId);
 }
@@ -74,7 +79,7 @@ function childrenOf(parent: ReceivedSpan): ReceivedSpan[] {
 }
 
 async function spanWhere(what: string, match: (span: ReceivedSpan) => boolean): Promise<ReceivedSpan> {
-  await eventually(async () => collector.spans.some(match), 20_000, what);
+  await until(() => collector.spans.some(match), 20_000, what);
   return collector.spans.find(match) as ReceivedSpan;
 }
 
@@ -117,16 +122,15 @@ describe('traces exported over OTLP by the built service', () => {
       name: 'POST /suppressions/check',
       attributes: expect.objectContaining({ 'http.route': '/suppressions/check', 'http.response.status_code': 200 }),
     });
-    await eventually(async () => childrenOf(server).some((span) => span.kind === CLIENT), 10_000, 'a statement span');
+    await until(() => childrenOf(server).some((span) => span.kind === CLIENT), 10_000, 'a statement span');
     const statement = childrenOf(server).find((span) => span.kind === CLIENT) as ReceivedSpan;
     expect(statement.attributes).toMatchObject({ 'db.system.name': 'postgresql', 'db.operation.name': 'SELECT' });
     // Parameters are never recorded: the addresses checked are not in any span.
     const exported = JSON.stringify(spansOf(caller.traceId));
     for (const email of emails) expect(exported).not.toContain(email);
 
-    await eventually(
-      async () =>
-        api.logs.some((line) => line['trace_id'] === caller.traceId && line['route'] === '/suppressions/check'),
+    await until(
+      () => api.logs.some((line) => line['trace_id'] === caller.traceId && line['route'] === '/suppressions/check'),
       5000,
       'the request’s log line',
     );
@@ -153,9 +157,8 @@ describe('traces exported over OTLP by the built service', () => {
       (span) => span.spanId === batch.parentSpanId && span.kind === CONSUMER,
     );
     expect(processed.traceId).toBe(batch.traceId);
-    await eventually(
-      async () =>
-        collector.spans.filter((span) => span.kind === CONSUMER && span.name.includes(EVENTS_QUEUE)).length === 5,
+    await until(
+      () => collector.spans.filter((span) => span.kind === CONSUMER && span.name.includes(EVENTS_QUEUE)).length === 5,
       10_000,
       'the five events’ job spans',
     );
@@ -166,18 +169,13 @@ describe('traces exported over OTLP by the built service', () => {
     expect(new Set(others.map((span) => span.traceId)).size).toBe(4);
     expect(batch.links.map((link) => link.spanId).sort()).toEqual(others.map((span) => span.spanId).sort());
     expect(batch.links).toHaveLength(4);
-    await eventually(async () => childrenOf(batch).some((span) => span.kind === CLIENT), 10_000, 'the statement span');
+    await until(() => childrenOf(batch).some((span) => span.kind === CLIENT), 10_000, 'the statement span');
     expect(childrenOf(batch).find((span) => span.kind === CLIENT)?.attributes['db.system.name']).toBe('postgresql');
 
-    await eventually(async () => receiver.accepted().length === 5, 20_000, 'five deliveries');
-    const posts = await (async () => {
-      await eventually(
-        async () => spansOf(batch.traceId).filter((span) => span.kind === CLIENT && span.name === 'POST').length === 5,
-        20_000,
-        'five delivery spans in the batch’s trace',
-      );
-      return spansOf(batch.traceId).filter((span) => span.kind === CLIENT && span.name === 'POST');
-    })();
+    await until(() => receiver.accepted().length === 5, 20_000, 'five deliveries');
+    const postsOf = () => spansOf(batch.traceId).filter((span) => span.kind === CLIENT && span.name === 'POST');
+    await until(() => postsOf().length === 5, 20_000, 'five delivery spans in the batch’s trace');
+    const posts = postsOf();
     for (const post of posts) {
       // A job's span ends, and is exported, after the request made inside it.
       const job = await spanWhere('the delivery job’s span', (span) => span.spanId === post.parentSpanId);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tracingRequested } from '../../src/tracing/tracing.js';
 
 describe('when traces are exported', () => {
-  it.each([
+  it.each<[NodeJS.ProcessEnv, boolean, string]>([
     [{}, false, 'nothing set'],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, true, 'an OTLP endpoint'],
     [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }, true, 'a traces endpoint'],
