@@ -19,7 +19,13 @@ import { uniqueEmail } from '../support/emails.js';
 import { fixture } from '../support/feed-contract.js';
 import { basicAuth } from '../support/feed-signers.js';
 import { freePort } from '../support/free-port.js';
-import { promtool, startPrometheus, type RunningPrometheus, type Series } from '../support/prometheus.js';
+import {
+  prometheusBinary,
+  promtool,
+  startPrometheus,
+  type RunningPrometheus,
+  type Series,
+} from '../support/prometheus.js';
 import { startReplicaCluster, type ReplicaCluster } from '../support/replica-cluster.js';
 import { sharedBuild } from '../support/shared-build.js';
 import { sleep } from '../support/sleep.js';
@@ -67,57 +73,6 @@ let producer: EventProducer;
 const prefix = `test-${randomUUID().slice(0, 10)}`;
 let redisUrl: string;
 
-beforeAll(async () => {
-  redisUrl = inject('redisUrl');
-  let dir: string;
-  [dir, cluster, receiver] = await Promise.all([sharedBuild(), startReplicaCluster(), startWebhookReceiver()]);
-  const admin = new pg.Client({ connectionString: cluster.primaryUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${DATABASE}`);
-  await admin.end();
-  // The service applies the migrations as it starts; the replica follows the primary's WAL.
-  service = await startServiceProcess(
-    { dir },
-    'cli/main.js',
-    {
-      DATABASE_URL: cluster.primaryUrlFor(DATABASE),
-      DATABASE_READ_URL: cluster.replicaUrlFor(DATABASE),
-      REDIS_URL: redisUrl,
-      QUEUE_PREFIX: prefix,
-      REDIS_KEY_PREFIX: `${prefix}:`,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      METRICS_TOKEN,
-      WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true',
-      RATE_LIMIT_PER_SECOND: '1000',
-    },
-    ['start'],
-  );
-  primary = createDatabase({ url: cluster.primaryUrlFor(DATABASE), poolSize: 2, logger: createLogger('silent') });
-  producer = createEventProducer({ connection: redisUrl, prefix });
-  prometheus = await startPrometheus({
-    job: JOB,
-    target: { address: new URL(service.url as string).host, bearerToken: METRICS_TOKEN },
-    ruleFiles: [ALERTS],
-  });
-});
-
-afterAll(async () => {
-  await prometheus?.stop();
-  await service?.stop();
-  await producer?.close();
-  await primary?.close();
-  await receiver?.close();
-  await cluster?.remove();
-  await Promise.all(
-    [EVENTS_QUEUE, BATCHES_QUEUE, MAINTENANCE_QUEUE, WEBHOOK_DELIVERIES_QUEUE].map(async (name) => {
-      const queue = new Queue(name, { connection: { url: redisUrl }, prefix });
-      await queue.obliterate({ force: true });
-      await queue.close();
-    }),
-  );
-});
-
 /** What a platform does in a few seconds: checks, lookups, events of each kind, a feed's requests, changes for webhooks. */
 async function traffic(account: TestAccount, api: ApiClient, feed: Feed, password: string, username: string) {
   const suppressed = uniqueEmail();
@@ -153,7 +108,59 @@ async function traffic(account: TestAccount, api: ApiClient, feed: Feed, passwor
   expect((await post(basicAuth(username, `${password}x`))).status).toBe(401);
 }
 
-describe('the dashboard and the alert rules against a real Prometheus scraping the service', () => {
+describe('the dashboard and the alert rules in a real Prometheus scraping the process of npm start', () => {
+  beforeAll(async () => {
+    prometheusBinary();
+    redisUrl = inject('redisUrl');
+    let dir: string;
+    [dir, cluster, receiver] = await Promise.all([sharedBuild(), startReplicaCluster(), startWebhookReceiver()]);
+    const admin = new pg.Client({ connectionString: cluster.primaryUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${DATABASE}`);
+    await admin.end();
+    // The service applies the migrations as it starts; the replica follows the primary's WAL.
+    service = await startServiceProcess(
+      { dir },
+      'cli/main.js',
+      {
+        DATABASE_URL: cluster.primaryUrlFor(DATABASE),
+        DATABASE_READ_URL: cluster.replicaUrlFor(DATABASE),
+        REDIS_URL: redisUrl,
+        QUEUE_PREFIX: prefix,
+        REDIS_KEY_PREFIX: `${prefix}:`,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        METRICS_TOKEN,
+        WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true',
+        RATE_LIMIT_PER_SECOND: '1000',
+      },
+      ['start'],
+    );
+    primary = createDatabase({ url: cluster.primaryUrlFor(DATABASE), poolSize: 2, logger: createLogger('silent') });
+    producer = createEventProducer({ connection: redisUrl, prefix });
+    prometheus = await startPrometheus({
+      job: JOB,
+      target: { address: new URL(service.url as string).host, bearerToken: METRICS_TOKEN },
+      ruleFiles: [ALERTS],
+    });
+  });
+
+  afterAll(async () => {
+    await prometheus?.stop();
+    await service?.stop();
+    await producer?.close();
+    await primary?.close();
+    await receiver?.close();
+    await cluster?.remove();
+    await Promise.all(
+      [EVENTS_QUEUE, BATCHES_QUEUE, MAINTENANCE_QUEUE, WEBHOOK_DELIVERIES_QUEUE].map(async (name) => {
+        const queue = new Queue(name, { connection: { url: redisUrl }, prefix });
+        await queue.obliterate({ force: true });
+        await queue.close();
+      }),
+    );
+  });
+
   it('when the service has served a few seconds of traffic, then every query of every panel returns data and Prometheus has loaded every alert rule', async () => {
     const started = Math.floor(Date.now() / 1000) - 2;
     const account = await newAccount(primary);
@@ -224,7 +231,9 @@ describe('the dashboard and the alert rules against a real Prometheus scraping t
     expect(rules.filter((rule) => rule.health !== 'ok')).toEqual([]);
     expect(receiver.received.length).toBeGreaterThanOrEqual(2);
   }, 50_000);
+});
 
+describe('the alert rules under promtool', () => {
   it('when promtool checks the rules and runs their unit tests, then both succeed and every alert is tested firing', async () => {
     const checked = await promtool(['check', 'rules', 'alerts.yml'], `${DEPLOY}prometheus`);
     expect(checked, checked.output).toMatchObject({ code: 0 });

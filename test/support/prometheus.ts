@@ -20,6 +20,11 @@ function required(file: string, what: string, variable: string): string {
   return file;
 }
 
+/** The Prometheus binary, or an error saying how to install it: a test that needs it never skips silently. */
+export function prometheusBinary(): string {
+  return required(PROMETHEUS_PATH, 'Prometheus', 'PROMETHEUS_PATH');
+}
+
 export interface PrometheusTarget {
   /** `host:port` of a /metrics endpoint. */
   address: string;
@@ -57,7 +62,7 @@ export async function startPrometheus({
   target: PrometheusTarget;
   ruleFiles?: string[];
 }): Promise<RunningPrometheus> {
-  const binary = required(PROMETHEUS_PATH, 'Prometheus', 'PROMETHEUS_PATH');
+  const binary = prometheusBinary();
   const dir = await mkdtemp(path.join(tmpdir(), 'sl-prometheus-'));
   const port = await freePort();
   const config = {
