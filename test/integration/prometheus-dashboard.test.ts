@@ -48,15 +48,22 @@ function substitute(expr: string, rangeSeconds: number): string {
   return expr.replaceAll('$__rate_interval', '4s').replaceAll('$__range', `${rangeSeconds}s`).replaceAll('$job', '.+');
 }
 
+interface DataSource {
+  type: string;
+  uid: string;
+}
+
 interface Panel {
+  id: number;
   title: string;
   type: string;
-  targets?: { expr: string }[];
+  datasource?: DataSource;
+  targets?: { expr: string; datasource: DataSource }[];
 }
 
 interface Dashboard {
   panels: Panel[];
-  templating: { list: { name: string; type: string; query?: unknown }[] };
+  templating: { list: { name: string; type: string; allValue?: string }[] };
 }
 
 /** The alerts of the rules file, by name, as `- alert: Name` lines (the file's one shape). */
@@ -186,6 +193,20 @@ describe('the dashboard and the alert rules in a real Prometheus scraping the pr
     await traffic(account, api, feed, password, username);
 
     const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as Dashboard;
+    // Every panel asks the data source the dashboard's list chose, and "All" jobs is what
+    // `substitute` puts in place of the job variable.
+    const fromChosenSource = { type: 'prometheus', uid: '${datasource}' };
+    const panels = dashboard.panels.filter((panel) => panel.type !== 'row');
+    expect(new Set(dashboard.panels.map((panel) => panel.id)).size).toBe(dashboard.panels.length);
+    for (const panel of panels) {
+      expect(panel.datasource, panel.title).toEqual(fromChosenSource);
+      expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
+      for (const target of panel.targets ?? []) expect(target.datasource, panel.title).toEqual(fromChosenSource);
+    }
+    expect(dashboard.templating.list).toMatchObject([
+      { name: 'datasource', type: 'datasource' },
+      { name: 'job', type: 'query', allValue: '.+' },
+    ]);
     const queries = dashboard.panels.flatMap((panel) =>
       (panel.targets ?? []).map((target) => ({ title: panel.title, expr: target.expr })),
     );
