@@ -187,11 +187,6 @@ describe('the dashboard and the alert rules in a real Prometheus scraping the pr
     });
     const { username, password } = settings.shown as { username: string; password: string };
 
-    // Twice, with scrapes between: a counter's first sample shows no rate, its second does.
-    await traffic(account, api, feed, password, username);
-    await sleep(2500);
-    await traffic(account, api, feed, password, username);
-
     const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as Dashboard;
     // Every panel asks the data source the dashboard's list chose, and "All" jobs is what
     // `substitute` puts in place of the job variable.
@@ -219,19 +214,19 @@ describe('the dashboard and the alert rules in a real Prometheus scraping the pr
           return !series.some((one) => one.values.some(([, value]) => Number.isFinite(Number(value))));
         })
         .map(({ title, expr }) => `${title}: ${expr}`);
-    await eventually(
-      async () => {
-        const end = Math.floor(Date.now() / 1000);
-        await Promise.all(
-          queries.map(async ({ expr }) =>
-            results.set(expr, await prometheus.queryRange(substitute(expr, end - started), started, end)),
-          ),
-        );
-        return withoutData().length === 0;
-      },
-      30_000,
-      'every panel has data',
-    ).catch(() => undefined);
+    // Rounds of traffic with scrapes between, until every panel shows it: a counter's first sample
+    // shows no rate, the next one that moved does (two rounds, unless a scrape was missed).
+    for (let round = 1; round <= 6; round++) {
+      await traffic(account, api, feed, password, username);
+      await sleep(2500);
+      const end = Math.floor(Date.now() / 1000);
+      await Promise.all(
+        queries.map(async ({ expr }) =>
+          results.set(expr, await prometheus.queryRange(substitute(expr, end - started), started, end)),
+        ),
+      );
+      if (round >= 2 && withoutData().length === 0) break;
+    }
 
     expect(withoutData()).toEqual([]);
     for (const { expr } of queries) expect(substitute(expr, 60)).not.toContain('$');
