@@ -27,7 +27,7 @@ export type AppConfig = RoutersConfig &
   Pick<Config, 'TRUST_PROXY' | 'METRICS_TOKEN' | 'ADMIN_TOKEN' | 'FEEDS_EMAIL_ID_TAG' | 'FEEDS_SNS_EXTRA_CERT_HOSTS'>;
 
 /** The live things the app talks to. */
-export interface AppDeps extends Omit<RoutersDeps, 'guards' | 'reads'> {
+export interface AppDeps extends Omit<RoutersDeps, 'guards' | 'reads' | 'metrics'> {
   /**
    * DATABASE_READ_URL's replicas: lookups, checks, the list and the export read from them, but for
    * an account that has just written; without them, every read is the primary's.
@@ -81,7 +81,7 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
   app.use(requestLogging(logger), httpMetrics(metrics), apiSecurityHeaders());
 
   // The API first: its requests, by far the most, then pass no other router's routes.
-  mountRouters(app, config, { ...deps, guards, reads });
+  mountRouters(app, config, { ...deps, guards, reads, metrics });
 
   app.use(
     FEEDS_PATH,

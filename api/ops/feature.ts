@@ -3,7 +3,7 @@ import { defineFeature, mountFeature } from '../http/endpoints.js';
 import { mountQueueDashboard } from './admin.js';
 import type { OpsDeps } from './deps.js';
 import { docsAssets, docsEndpoint, openApiEndpoint } from './docs.js';
-import { healthEndpoint, readyEndpoint } from './health.js';
+import { healthEndpoint, readinessChecks, readyEndpoint } from './health.js';
 import { metricsEndpoint } from './metrics.js';
 
 /** Health, readiness, metrics and the reference: the operations without an API key, at the root. */
@@ -24,6 +24,7 @@ export function opsRouter(deps: OpsDeps): Router {
   for (const queue of deps.queues ?? []) metrics.trackQueue(queue);
   metrics.trackPool(db.pool);
   if (deps.replicas) metrics.trackReplicas(deps.replicas);
+  metrics.trackReadiness(() => readinessChecks(deps));
   const router = Router();
   mountFeature(router, opsFeature, deps);
   if (deps.adminToken !== undefined) mountQueueDashboard(router, deps.adminToken, deps.queues ?? []);

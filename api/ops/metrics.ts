@@ -13,7 +13,7 @@ export const metricsEndpoint: Endpoint<OpsDeps> = {
     tags: ['Operations'],
     summary: 'Prometheus metrics',
     description:
-      'Request durations, events and batch entries by outcome, queue depths, pool usage, rate-limit rejections.',
+      'Request durations, addresses checked, events and batch entries by outcome, queue depths and the age of the oldest waiting job, readiness of the database and Redis, pool usage, rate-limit rejections.',
     security: [{}, { metricsToken: [] }],
     responses: {
       200: {

@@ -66,15 +66,18 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts a built entry point (`api/main.js` or `workers/main.js`) with the given environment and
- * resolves once it says it is serving: `API listening` or `... workers running`.
+ * Starts a built entry point (`api/main.js`, `workers/main.js`, or `cli/main.js` with `start`, the
+ * API and the workers in one process as `npm start` runs them) with the given environment and
+ * resolves once it says it is serving: `... workers running` for the workers, `API listening` for
+ * the others.
  */
 export async function startServiceProcess(
   built: Pick<BuiltService, 'dir'>,
-  entry: 'api/main.js' | 'workers/main.js',
+  entry: 'api/main.js' | 'workers/main.js' | 'cli/main.js',
   env: Record<string, string>,
+  args: readonly string[] = [],
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [join(built.dir, entry)], {
+  const child = spawn(process.execPath, [join(built.dir, entry), ...args], {
     env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -93,7 +96,7 @@ export async function startServiceProcess(
         logs.push(record);
         const message = typeof record['msg'] === 'string' ? record['msg'] : '';
         if (message === 'API listening') resolve(String(record['url']));
-        if (message.endsWith('workers running')) resolve(undefined);
+        if (entry === 'workers/main.js' && message.endsWith('workers running')) resolve(undefined);
       }
     });
   });
