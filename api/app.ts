@@ -10,6 +10,7 @@ import { createMetrics, type Metrics } from '../src/metrics.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { httpMetrics } from './http/http-metrics.js';
 import { requestLogging } from './http/request-logging.js';
+import { closeConnectionsWhen } from './http/stopping.js';
 import { apiSecurityHeaders } from './http/security-headers.js';
 import { openApiDocument } from './openapi/document.js';
 import { opsRouter } from './ops/feature.js';
@@ -44,6 +45,11 @@ export interface AppDeps extends Omit<RoutersDeps, 'guards' | 'reads'> {
   onRateLimitRedisFailure?: (() => void) | undefined;
   /** Called when a request is refused with 429; counted in `metrics` when absent. */
   onRateLimitRejected?: (() => void) | undefined;
+  /**
+   * Whether the process is stopping: `/ready` then answers 503 and every answer closes its
+   * connection. Never, when absent.
+   */
+  stopping?: (() => boolean) | undefined;
   /** Queues feed events, resolving once Redis has taken them all; without it, feed requests answer 503. */
   publishFeedEvents?: FeedsRouterOptions['publish'];
 }
@@ -75,6 +81,7 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
       ),
   });
   app.use(requestLogging(logger), httpMetrics(metrics), apiSecurityHeaders());
+  if (deps.stopping) app.use(closeConnectionsWhen(deps.stopping));
 
   // The API first: its requests, by far the most, then pass no other router's routes.
   mountRouters(app, config, { ...deps, guards, reads });
@@ -106,6 +113,7 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
       metrics,
       redis: deps.redis,
       replicas: deps.replicas,
+      stopping: deps.stopping,
       queues: deps.queues,
       metricsToken: config.METRICS_TOKEN,
       adminToken: config.ADMIN_TOKEN,
