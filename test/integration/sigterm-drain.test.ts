@@ -198,6 +198,17 @@ async function expectAllAppliedByAnotherWorker(accountId: string, published: rea
   expect(await worker.exited).toBe(0);
 }
 
+/** `/ready`'s status and answer, asked every 20 ms until the connection is refused. */
+async function readinessUntilGone(url: string): Promise<string[]> {
+  const answers: string[] = [];
+  for (;;) {
+    const answer = await request(`${url}/ready`, {}).catch(() => undefined);
+    if (answer === undefined) return answers;
+    answers.push(`${answer.status} ${(JSON.parse(answer.body) as { status: string }).status}`);
+    await sleep(20);
+  }
+}
+
 async function signal(service: ServiceProcess): Promise<{ code: number | null; tookMs: number }> {
   const sentAt = Date.now();
   service.child.kill('SIGTERM');
@@ -280,7 +291,7 @@ describe('SIGTERM to ROLE=api with SHUTDOWN_DELAY_MS', () => {
 });
 
 describe('SIGTERM to ROLE=workers', () => {
-  it('when events stream in, then the workers finish their active jobs, it exits 0, no event is lost, and a worker started again applies the rest', async () => {
+  it('when events stream in, then /ready answers 503 while the workers finish their active jobs, it exits 0, no event is lost, and a worker started again applies the rest', async () => {
     const service = await start({ ROLE: 'workers' });
     const account = await newAccount(database.db);
     const stream = publishStream(account.accountId);
@@ -290,12 +301,18 @@ describe('SIGTERM to ROLE=workers', () => {
       'the workers applying the stream',
     );
 
-    const stopped = await signal(service);
+    const stopping = signal(service);
+    const readiness = await readinessUntilGone(service.url as string);
+    const stopped = await stopping;
     await sleep(200);
     const published = await stream.stop();
 
     expect(stopped.code).toBe(0);
     expect(stopped.tookMs).toBeLessThan(SERVER_TIMEOUTS.processGraceMs);
+    // The first answer may have been given before the signal arrived; none after a 503 is a 200.
+    const fromStop = readiness.slice(readiness.indexOf('503 stopping'));
+    expect(fromStop.length).toBeGreaterThan(0);
+    expect(new Set(fromStop)).toEqual(new Set(['503 stopping']));
     expect(published.length).toBeGreaterThan((await recordedEventIds(account.accountId)).length);
     await expectNoneLost(account.accountId, published);
     await expectAllAppliedByAnotherWorker(account.accountId, published);
