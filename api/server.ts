@@ -41,6 +41,7 @@ const ACCEPT_QUEUED_MAX_MS = 2000;
  */
 function trackConnections(server: Server): { closeIdle: () => void; accepted: () => number } {
   let accepted = 0;
+  let closing = false;
   const openedAt = new Map<Socket, number>();
   const answered = new WeakSet<Socket>();
   const busy = new WeakSet<Socket>();
@@ -60,7 +61,6 @@ function trackConnections(server: Server): { closeIdle: () => void; accepted: ()
       answered.add(socket);
     });
   });
-  let closing = false;
   return {
     accepted: () => accepted,
     closeIdle: () => {
