@@ -11,6 +11,7 @@ import { errorHandler, notFound } from './http/errors.js';
 import { httpMetrics } from './http/http-metrics.js';
 import { requestLogging } from './http/request-logging.js';
 import { requestTracing } from './http/request-tracing.js';
+import { closeConnectionsWhen } from './http/stopping.js';
 import { apiSecurityHeaders } from './http/security-headers.js';
 import { openApiDocument } from './openapi/document.js';
 import { opsRouter } from './ops/feature.js';
@@ -46,6 +47,11 @@ export interface AppDeps extends Omit<RoutersDeps, 'guards' | 'reads' | 'metrics
   onRateLimitRedisFailure?: (() => void) | undefined;
   /** Called when a request is refused with 429; counted in `metrics` when absent. */
   onRateLimitRejected?: (() => void) | undefined;
+  /**
+   * Whether the process is stopping: `/ready` then answers 503 and every answer closes its
+   * connection. Never, when absent.
+   */
+  stopping?: (() => boolean) | undefined;
   /** Queues feed events, resolving once Redis has taken them all; without it, feed requests answer 503. */
   publishFeedEvents?: FeedsRouterOptions['publish'];
 }
@@ -79,6 +85,7 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
   // Mounted only while tracing: with it off, a request makes no span and pays for no check.
   if (tracingEnabled()) app.use(requestTracing());
   app.use(requestLogging(logger), httpMetrics(metrics), apiSecurityHeaders());
+  if (deps.stopping) app.use(closeConnectionsWhen(deps.stopping));
 
   // The API first: its requests, by far the most, then pass no other router's routes.
   mountRouters(app, config, { ...deps, guards, reads, metrics });
@@ -110,6 +117,7 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
       metrics,
       redis: deps.redis,
       replicas: deps.replicas,
+      stopping: deps.stopping,
       queues: deps.queues,
       metricsToken: config.METRICS_TOKEN,
       adminToken: config.ADMIN_TOKEN,

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { defineFeature, mountFeature } from '../http/endpoints.js';
 import { mountQueueDashboard } from './admin.js';
-import type { OpsDeps } from './deps.js';
+import type { OpsDeps, ProbeDeps } from './deps.js';
 import { docsAssets, docsEndpoint, openApiEndpoint } from './docs.js';
 import { healthEndpoint, readinessChecks, readyEndpoint } from './health.js';
 import { metricsEndpoint } from './metrics.js';
@@ -14,6 +14,17 @@ export const opsFeature = defineFeature<OpsDeps>('', [
   openApiEndpoint,
   docsEndpoint,
 ]);
+
+/** The probes alone: what a process without the API serves, for orchestrators and Prometheus. */
+const probesFeature = defineFeature<ProbeDeps>('', [healthEndpoint, readyEndpoint, metricsEndpoint]);
+
+/** `/health`, `/ready` and `/metrics`, and nothing else: the router of a process that runs only workers. */
+export function probesRouter(deps: ProbeDeps): Router {
+  deps.metrics.trackPool(deps.db.pool);
+  const router = Router();
+  mountFeature(router, probesFeature, deps);
+  return router;
+}
 
 /**
  * The feature's router, with what is not an endpoint of the reference: the reference page's assets

@@ -1,7 +1,7 @@
 import { healthSchema, readinessSchema, type Readiness } from '../../src/contract/operations.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { errorResponses, JSON_TYPE } from '../openapi/responses.js';
-import type { OpsDeps } from './deps.js';
+import type { ProbeDeps } from './deps.js';
 
 const READY_CHECK_TIMEOUT_MS = 1000;
 
@@ -26,7 +26,7 @@ async function check(probe: () => Promise<unknown>): Promise<'ok' | 'failed'> {
 export async function readinessChecks({
   db,
   redis,
-}: Pick<OpsDeps, 'db' | 'redis'>): Promise<{ database: 'ok' | 'failed'; redis?: 'ok' | 'failed' }> {
+}: Pick<ProbeDeps, 'db' | 'redis'>): Promise<{ database: 'ok' | 'failed'; redis?: 'ok' | 'failed' }> {
   const [database, redisCheck] = await Promise.all([
     check(() => db.ping()),
     redis ? check(() => redis.ping()) : Promise.resolve(undefined),
@@ -34,7 +34,7 @@ export async function readinessChecks({
   return redisCheck === undefined ? { database } : { database, redis: redisCheck };
 }
 
-export const healthEndpoint: Endpoint<OpsDeps> = {
+export const healthEndpoint: Endpoint<ProbeDeps> = {
   method: 'get',
   path: '/health',
   access: 'public',
@@ -52,7 +52,7 @@ export const healthEndpoint: Endpoint<OpsDeps> = {
   },
 };
 
-export const readyEndpoint: Endpoint<OpsDeps> = {
+export const readyEndpoint: Endpoint<ProbeDeps> = {
   method: 'get',
   path: '/ready',
   access: 'public',
@@ -90,11 +90,21 @@ export const readyEndpoint: Endpoint<OpsDeps> = {
         },
       },
       503: {
-        description: 'A dependency does not answer; `checks` says which.',
+        description:
+          'A dependency does not answer (`checks` says which), or the process is stopping: it finishes the requests and jobs it has, and takes no more once its listener closes.',
         content: {
           [JSON_TYPE]: {
             schema: readinessSchema,
-            example: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } },
+            examples: {
+              unavailable: {
+                summary: 'Redis does not answer',
+                value: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } },
+              },
+              stopping: {
+                summary: 'Stopping after SIGTERM',
+                value: { status: 'stopping', checks: { database: 'ok', redis: 'ok' } },
+              },
+            },
           },
         },
       },
@@ -103,13 +113,14 @@ export const readyEndpoint: Endpoint<OpsDeps> = {
   },
   handler: (deps) => async (_req, res) => {
     const checks = await readinessChecks(deps);
-    const ready = Object.values(checks).every((value) => value === 'ok');
+    const healthy = Object.values(checks).every((value) => value === 'ok');
+    const status = deps.stopping?.() ? 'stopping' : healthy ? 'ok' : 'unavailable';
     // The monitor's last poll, at most 200 ms old: a replica costs /ready no query of its own.
     const replicaStates = deps.replicas
       ?.states()
       .map(({ replica, state, lagMs }) => ({ replica, state, lag_ms: lagMs }));
-    res.status(ready ? 200 : 503).json({
-      status: ready ? 'ok' : 'unavailable',
+    res.status(status === 'ok' ? 200 : 503).json({
+      status,
       checks: replicaStates === undefined ? checks : { ...checks, replicas: replicaStates },
     } satisfies Readiness);
   },

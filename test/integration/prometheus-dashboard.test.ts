@@ -126,23 +126,18 @@ describe('the dashboard and the alert rules in a real Prometheus scraping the pr
     await admin.query(`CREATE DATABASE ${DATABASE}`);
     await admin.end();
     // The service applies the migrations as it starts; the replica follows the primary's WAL.
-    service = await startServiceProcess(
-      { dir },
-      'cli/main.js',
-      {
-        DATABASE_URL: cluster.primaryUrlFor(DATABASE),
-        DATABASE_READ_URL: cluster.replicaUrlFor(DATABASE),
-        REDIS_URL: redisUrl,
-        QUEUE_PREFIX: prefix,
-        REDIS_KEY_PREFIX: `${prefix}:`,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        METRICS_TOKEN,
-        WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true',
-        RATE_LIMIT_PER_SECOND: '1000',
-      },
-      ['start'],
-    );
+    service = await startServiceProcess({ dir }, 'cli/main.js start', {
+      DATABASE_URL: cluster.primaryUrlFor(DATABASE),
+      DATABASE_READ_URL: cluster.replicaUrlFor(DATABASE),
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: prefix,
+      REDIS_KEY_PREFIX: `${prefix}:`,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      METRICS_TOKEN,
+      WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true',
+      RATE_LIMIT_PER_SECOND: '1000',
+    });
     primary = createDatabase({ url: cluster.primaryUrlFor(DATABASE), poolSize: 2, logger: createLogger('silent') });
     producer = createEventProducer({ connection: redisUrl, prefix });
     prometheus = await startPrometheus({
