@@ -143,9 +143,7 @@ export async function measureTracing(
     const order = round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
     for (const mode of order) {
       const url = mode === 'off' ? bench.service.url : traced.url;
-      loads.lookup[mode].push(
-        checkLoad(`${mode} lookup`, await beforeDeadline(deadline, lookup(url)(lookupS))),
-      );
+      loads.lookup[mode].push(checkLoad(`${mode} lookup`, await beforeDeadline(deadline, lookup(url)(lookupS))));
       loads.check[mode].push(checkLoad(`${mode} check`, await beforeDeadline(deadline, check(url)(checkS))));
     }
   }
