@@ -10,6 +10,8 @@ import { createMetrics, type Metrics } from '../src/metrics.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { httpMetrics } from './http/http-metrics.js';
 import { requestLogging } from './http/request-logging.js';
+import { requestTracing } from './http/request-tracing.js';
+import { closeConnectionsWhen } from './http/stopping.js';
 import { apiSecurityHeaders } from './http/security-headers.js';
 import { openApiDocument } from './openapi/document.js';
 import { opsRouter } from './ops/feature.js';
@@ -18,6 +20,7 @@ import { mountRouters, type RoutersConfig, type RoutersDeps } from './mount-rout
 import { UNSUBSCRIBE_PATH, unsubscribePageRouter } from './unsubscribe/feature.js';
 import { redisGuards, type RedisGuardsConfig } from './redis-guards.js';
 import type { RedisClient } from '../src/redis.js';
+import { tracingEnabled } from '../src/tracing/tracing.js';
 
 /** The settings the app reads: `loadConfig()`'s, whose defaults are the only ones. */
 export type AppConfig = RoutersConfig &
@@ -25,7 +28,7 @@ export type AppConfig = RoutersConfig &
   Pick<Config, 'TRUST_PROXY' | 'METRICS_TOKEN' | 'ADMIN_TOKEN' | 'FEEDS_EMAIL_ID_TAG' | 'FEEDS_SNS_EXTRA_CERT_HOSTS'>;
 
 /** The live things the app talks to. */
-export interface AppDeps extends Omit<RoutersDeps, 'guards' | 'reads'> {
+export interface AppDeps extends Omit<RoutersDeps, 'guards' | 'reads' | 'metrics'> {
   /**
    * DATABASE_READ_URL's replicas: lookups, checks, the list and the export read from them, but for
    * an account that has just written; without them, every read is the primary's.
@@ -44,6 +47,11 @@ export interface AppDeps extends Omit<RoutersDeps, 'guards' | 'reads'> {
   onRateLimitRedisFailure?: (() => void) | undefined;
   /** Called when a request is refused with 429; counted in `metrics` when absent. */
   onRateLimitRejected?: (() => void) | undefined;
+  /**
+   * Whether the process is stopping: `/ready` then answers 503 and every answer closes its
+   * connection. Never, when absent.
+   */
+  stopping?: (() => boolean) | undefined;
   /** Queues feed events, resolving once Redis has taken them all; without it, feed requests answer 503. */
   publishFeedEvents?: FeedsRouterOptions['publish'];
 }
@@ -74,10 +82,13 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
           : { target: 'primary', reason: served.reason },
       ),
   });
+  // Mounted only while tracing: with it off, a request makes no span and pays for no check.
+  if (tracingEnabled()) app.use(requestTracing());
   app.use(requestLogging(logger), httpMetrics(metrics), apiSecurityHeaders());
+  if (deps.stopping) app.use(closeConnectionsWhen(deps.stopping));
 
   // The API first: its requests, by far the most, then pass no other router's routes.
-  mountRouters(app, config, { ...deps, guards, reads });
+  mountRouters(app, config, { ...deps, guards, reads, metrics });
 
   app.use(
     FEEDS_PATH,
@@ -106,6 +117,7 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
       metrics,
       redis: deps.redis,
       replicas: deps.replicas,
+      stopping: deps.stopping,
       queues: deps.queues,
       metricsToken: config.METRICS_TOKEN,
       adminToken: config.ADMIN_TOKEN,

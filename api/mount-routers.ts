@@ -5,6 +5,7 @@ import { REQUEST_BODY_LIMIT, type Config } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import type { Reads } from '../src/db/reads.js';
 import type { Logger } from '../src/logger.js';
+import type { Metrics } from '../src/metrics.js';
 import type { DueDelivery } from '../src/webhooks/delivery.js';
 import { ALLOWLIST_PATH, allowlistRouter } from './allowlist/feature.js';
 import { BOUNCES_PATH, bouncesRouter, isSendingBounceRequest } from './bounces/feature.js';
@@ -28,6 +29,7 @@ export type RoutersConfig = Pick<
 export interface RoutersDeps {
   db: Database;
   logger: Logger;
+  metrics: Metrics;
   guards: RedisGuards;
   /** Where the reads that tolerate a replica go, and the marks of each account's own writes. */
   reads: Reads;
@@ -56,9 +58,9 @@ function onlyFor(methods: readonly string[], handlers: readonly RequestHandler[]
  * different guards in front.
  */
 export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersDeps): void {
-  const { db, logger, reads } = deps;
+  const { db, logger, reads, metrics } = deps;
   const { failureLimit, rateLimited, idempotent } = deps.guards;
-  const suppressions = { db, logger, reads, imports: deps.imports };
+  const suppressions = { db, logger, reads, metrics, imports: deps.imports };
   const bounces = { db, logger, reads, reclassifications: deps.reclassifications };
   const authentication = { db, logger, cacheTtlMs: config.AUTH_CACHE_TTL_MS, failureLimit };
   app.use(

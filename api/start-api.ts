@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { createBatchProducer } from '../src/batches/batch-producer.js';
 import { createReclassificationQueue } from '../src/bounces/reclassification-queue.js';
@@ -11,8 +12,13 @@ import { createApp } from './app.js';
 import { builtConsoleDir } from './console/console-dir.js';
 import { listen, type RunningServer } from './server.js';
 
-/** Serves the HTTP API of a runtime on the configured host and port. */
+/**
+ * Serves the HTTP API of a runtime on the configured host and port. Its `close` is a stop: `/ready`
+ * answers 503 and every answer closes its connection, for SHUTDOWN_DELAY_MS while requests are
+ * still served; then the listener closes and the requests in flight finish.
+ */
 export async function startApi({ config, logger, db, metrics, replicas }: Runtime): Promise<RunningServer> {
+  let stopping = false;
   // Rate limiting and idempotency keys: a fail-fast client, so an outage answers at once.
   const redis = createRedis(redisEndpoint(config), 'request');
   redis.on('error', (error: unknown) => logger.warn({ err: error }, 'Redis (requests) connection error'));
@@ -49,11 +55,17 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
     queueDeliveries: (due) => queueDeliveries(deliveryQueue, due),
     imports: batches,
     reclassifications,
+    stopping: () => stopping,
   });
   const listening = await listen(app, config.HOST, config.PORT);
   const running: RunningServer = {
     ...listening,
     close: async () => {
+      stopping = true;
+      if (config.SHUTDOWN_DELAY_MS > 0) {
+        logger.info({ delayMs: config.SHUTDOWN_DELAY_MS }, 'answering /ready with 503 before the listener closes');
+        await sleep(config.SHUTDOWN_DELAY_MS);
+      }
       try {
         await listening.close();
       } finally {

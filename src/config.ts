@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readSecretFiles } from './secret-files.js';
 
 // Plain decimal digits only: Number() would read "  " as 0 and "0x50" as 80.
 const wholeNumber = z
@@ -61,12 +62,26 @@ export const LIBRARY_DEFAULTS = {
   database: { poolSize: 10, connectTimeoutMs: 1500, statementTimeoutMs: 10_000, applicationName: 'suppression-list' },
 } as const;
 
+/** What `suppression-list start` runs: the API and the workers, the API alone, or the workers alone. */
+export const ROLES = ['all', 'api', 'workers'] as const;
+export type Role = (typeof ROLES)[number];
+
 /** The workers a process can run. */
 export const WORKER_KINDS = ['events', 'batches', 'webhooks'] as const;
 export type WorkerKind = (typeof WORKER_KINDS)[number];
 
 const configSchema = z.object({
   NODE_ENV: z.string().default('development'),
+  /**
+   * What `suppression-list start` runs. `workers` serves only /health, /ready and /metrics on
+   * HOST:PORT, for probes and scrapes.
+   */
+  ROLE: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).default('all'),
+  /**
+   * After a stop signal, how long the API keeps serving with /ready answering 503, so that a load
+   * balancer that watches /ready stops sending before the listener closes.
+   */
+  SHUTDOWN_DELAY_MS: wholeNumber.pipe(z.number().max(60_000, { error: 'must be at most 60000 (a minute)' })).default(0),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://postgres@127.0.0.1:5432/postgres'),
   DATABASE_POOL_SIZE: positiveInt.default(LIBRARY_DEFAULTS.database.poolSize),
   /** Server-side limit on one statement; with the pool's 1.5 s connect timeout, a dead database answers 503 fast. */
@@ -245,12 +260,25 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Parses the environment once; a bad value names the variable so the operator can fix it. */
+/**
+ * Parses the environment once; a bad value names the variable so the operator can fix it. Each
+ * secret may come from the file its `<NAME>_FILE` names instead (`src/secret-files.ts`).
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const result = checkedSchema.safeParse(present);
+  const present = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+  );
+  const secrets = readSecretFiles(present);
+  if (secrets.problems.length > 0) {
+    throw new ConfigError(`Invalid configuration: ${secrets.problems.join('; ')}`);
+  }
+  const result = checkedSchema.safeParse(secrets.env);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = result.error.issues.map((issue) => {
+      const name = issue.path.join('.');
+      const file = secrets.readFrom.get(String(issue.path[0]));
+      return `${file === undefined ? name : `${name} (read from ${file})`}: ${issue.message}`;
+    });
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   return Object.freeze(result.data);

@@ -46,6 +46,8 @@ export interface Metrics {
   readonly bouncesClassified: Counter<'category' | 'provider'>;
   /** `suppression_batch_entries_total{outcome}`: entries of completed batch jobs by outcome. */
   readonly batchEntries: Counter<'outcome'>;
+  /** `suppression_check_addresses_total{result}`: addresses the check answered for, suppressed or sendable. */
+  readonly checkAddresses: Counter<'result'>;
   /** `rate_limit_rejections_total`: requests answered 429. */
   readonly rateLimitRejections: Counter;
   /** `rate_limit_redis_failures_total`: rate-limit checks that failed open because Redis did not answer. */
@@ -69,8 +71,13 @@ export interface Metrics {
   readonly dbReads: Counter<'target' | 'replica' | 'reason'>;
   /** Reports these replicas' state, lag and pools in `db_replica_*`. */
   trackReplicas(replicas: ReadReplicas): void;
-  /** Reports this queue's job counts in `bullmq_queue_jobs{queue,state}`. */
+  /**
+   * Reports this queue's job counts in `bullmq_queue_jobs{queue,state}` and the age of its oldest
+   * waiting job in `bullmq_queue_oldest_waiting_job_seconds{queue}`.
+   */
   trackQueue(queue: Queue): void;
+  /** Reports the readiness checks (`database`, `redis`) in `readiness_check_ok{check}`, run at each scrape. */
+  trackReadiness(checks: () => Promise<Readonly<Record<string, 'ok' | 'failed'>>>): void;
   /** Adds Node.js process metrics (`process_*`, `nodejs_*`) once. */
   collectProcessMetrics(): void;
 }
@@ -136,6 +143,7 @@ export function createMetrics(): Metrics {
   let processMetrics = false;
   let backlogDatabase: Queryable | undefined;
   let trackedReplicas: ReadReplicas | undefined;
+  let readinessChecks: (() => Promise<Readonly<Record<string, 'ok' | 'failed'>>>) | undefined;
 
   const sumPools = (read: (pool: pg.Pool) => number): number => [...pools].reduce((sum, pool) => sum + read(pool), 0);
   new Gauge({
@@ -183,6 +191,28 @@ export function createMetrics(): Metrics {
     },
   });
 
+  new Gauge({
+    name: 'bullmq_queue_oldest_waiting_job_seconds',
+    help: 'Seconds since the oldest job waiting in each BullMQ queue became due (0 when none waits).',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await Promise.all(
+        [...queues].map(async (queue) => {
+          try {
+            // The waiting list's far end: one job, the longest-waiting, read in one round trip.
+            const oldest = await withTimeout(queue.getWaiting(0, 0), QUEUE_COUNT_TIMEOUT_MS);
+            const due = Math.min(...oldest.map((job) => job.timestamp + (job.delay ?? 0)));
+            this.set({ queue: queue.name }, Number.isFinite(due) ? Math.max(0, (Date.now() - due) / 1000) : 0);
+          } catch {
+            // As for the job counts: no sample this time.
+          }
+        }),
+      );
+    },
+  });
+
   return {
     registry,
     httpRequestDuration: new Histogram({
@@ -208,6 +238,12 @@ export function createMetrics(): Metrics {
       name: 'suppression_batch_entries_total',
       help: 'Entries of completed batch jobs, by outcome.',
       labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    checkAddresses: new Counter({
+      name: 'suppression_check_addresses_total',
+      help: 'Addresses answered by POST /suppressions/check (each valid address once per request), by result: suppressed or sendable.',
+      labelNames: ['result'] as const,
       registers: [registry],
     }),
     rateLimitRejections: new Counter({
@@ -276,6 +312,20 @@ export function createMetrics(): Metrics {
     },
     trackQueue(queue) {
       queues.add(queue);
+    },
+    trackReadiness(checks) {
+      if (readinessChecks) return;
+      readinessChecks = checks;
+      new Gauge({
+        name: 'readiness_check_ok',
+        help: 'Whether each check of /ready (database, redis) answered within its 1 s at this scrape (1) or not (0).',
+        labelNames: ['check'] as const,
+        registers: [registry],
+        async collect() {
+          this.reset();
+          for (const [check, state] of Object.entries(await checks())) this.set({ check }, state === 'ok' ? 1 : 0);
+        },
+      });
     },
     collectProcessMetrics() {
       if (processMetrics) return;

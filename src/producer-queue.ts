@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import { DEFAULT_JOB_OPTIONS } from './queues.js';
 import { createRedis, type RedisClient, type RedisEndpoint } from './redis.js';
 import { LIBRARY_DEFAULTS } from './config.js';
+import { queueTelemetry } from './tracing/queue-telemetry.js';
 
 export interface ProducerConnectionOptions {
   /**
@@ -62,6 +63,7 @@ export function producerQueue(name: string, options: ProducerConnectionOptions):
           connection,
           prefix: options.prefix ?? LIBRARY_DEFAULTS.queuePrefix,
           defaultJobOptions: DEFAULT_JOB_OPTIONS,
+          ...queueTelemetry(),
         });
         // Without a listener an 'error' event would crash the producer's host process.
         queue.on('error', options.onError ?? (() => undefined));

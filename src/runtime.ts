@@ -5,6 +5,7 @@ import { createMonthPartitions } from './db/month-partitions.js';
 import { openReadReplicas, type ReadReplicas } from './db/read-replicas.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { startTracing, stopTracing } from './tracing/tracing.js';
 
 export interface Runtime {
   config: Config;
@@ -27,7 +28,11 @@ export interface RuntimeOptions {
 /** Config, logger and a migrated database: what every process that touches the database starts from. */
 export async function openRuntime(applicationName: string, options: RuntimeOptions = {}): Promise<Runtime> {
   const config = loadConfig();
+  // OTEL_* variables are OpenTelemetry's own, read by its SDK; the service name is the process's.
+  // Started before the logger, whose lines then carry the trace they were written in.
+  const tracing = await startTracing(applicationName);
   const logger = createLogger(config.LOG_LEVEL, options.logTo);
+  if (tracing) logger.info('exporting traces (OpenTelemetry)');
   const applied = await migrate(config.DATABASE_URL, logger);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
   const poolSize = options.poolSize ?? config.DATABASE_POOL_SIZE;
@@ -88,13 +93,16 @@ export function stopOnSignals(
       process.exit(1);
     }, graceMs);
     timer.unref();
-    stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    // The spans of the stop itself are exported last, with whatever the exporter still holds.
+    stop()
+      .finally(() => stopTracing().catch(() => undefined))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);

@@ -6,6 +6,7 @@ import { BATCH_OUTCOMES } from '../src/metrics.js';
 import { BATCHES_QUEUE, KEEP_BATCH_RESULTS, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';
 import { processBatch } from './batch-processor.js';
 import type { WorkerDeps } from './worker-deps.js';
+import { queueTelemetry } from '../src/tracing/queue-telemetry.js';
 
 export type BatchWorkerConfig = Pick<Config, 'QUEUE_PREFIX'>;
 
@@ -42,6 +43,7 @@ export function startBatchWorker(
     removeOnComplete: KEEP_BATCH_RESULTS,
     removeOnFail: KEEP_FAILED,
     maxStalledCount: MAX_STALLS,
+    ...queueTelemetry(),
   });
   const { metrics } = deps;
   if (metrics) {

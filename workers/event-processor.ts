@@ -1,9 +1,12 @@
+import type { SpanContext } from '@opentelemetry/api';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Database } from '../src/db/database.js';
 import type { EventOutcome, RecordedEvent } from '../src/events/event-repository.js';
 import type { BounceClassifier } from '../src/events/classify.js';
 import { InvalidEventError, parseSuppressionEvent, type SuppressionEvent } from '../src/events/event-schema.js';
 import { recordEventBatch } from '../src/events/record-event-batch.js';
+import { batchSpan } from '../src/tracing/batch-span.js';
+import { activeSpanContext, tracingEnabled } from '../src/tracing/tracing.js';
 import { WriteCoalescer, type CoalescerOptions } from '../src/write-coalescer.js';
 
 export interface EventJobResult {
@@ -11,6 +14,12 @@ export interface EventJobResult {
   suppression_id: string | null;
   /** For a bounce that was not a duplicate: the category the classifier gave it. */
   category?: string;
+}
+
+/** An event waiting for its batch, with the span of its job when tracing is on. */
+interface Submitted {
+  event: SuppressionEvent;
+  parent: SpanContext | undefined;
 }
 
 export interface EventProcessor {
@@ -23,17 +32,25 @@ export interface EventProcessor {
  * Turns one `suppression-events` job into a suppression. Invalid data and unknown accounts fail the
  * job for good (UnrecoverableError) with the reason; any other failure (the database away, say)
  * is thrown as is, so BullMQ retries it with backoff. Concurrent jobs are written together, one
- * statement per batch, by recordEventBatch.
+ * statement per batch, by recordEventBatch. With tracing on, each batch's write is a span inside
+ * its first event's trace, linked to the others'.
  */
 export function createEventProcessor(
   db: Database,
   coalescing: CoalescerOptions,
   classify?: BounceClassifier,
 ): EventProcessor {
-  const coalescer = new WriteCoalescer<SuppressionEvent, RecordedEvent>(
-    (events) => recordEventBatch(db, events, classify),
-    coalescing,
-  );
+  const tracing = tracingEnabled();
+  const write = (batch: Submitted[]): Promise<RecordedEvent[]> => {
+    const events = batch.map((submitted) => submitted.event);
+    if (!tracing) return recordEventBatch(db, events, classify);
+    return batchSpan(
+      'record events',
+      batch.map((submitted) => submitted.parent),
+      (traceparent) => recordEventBatch(db, events, classify, traceparent),
+    );
+  };
+  const coalescer = new WriteCoalescer<Submitted, RecordedEvent>(write, coalescing);
 
   return {
     async process(job) {
@@ -47,7 +64,10 @@ export function createEventProcessor(
       if (job.name !== event.type) {
         throw new UnrecoverableError(`invalid event: job name "${job.name}" does not match type "${event.type}"`);
       }
-      const { outcome, suppression_id, category } = await coalescer.submit(event);
+      const { outcome, suppression_id, category } = await coalescer.submit({
+        event,
+        parent: tracing ? activeSpanContext() : undefined,
+      });
       if (outcome === 'unknown_account')
         throw new UnrecoverableError(`invalid event: account ${event.account_id} does not exist`);
       return category && outcome !== 'duplicate' ? { outcome, suppression_id, category } : { outcome, suppression_id };

@@ -3,6 +3,7 @@ import { WORKER_TUNING, type Config } from '../src/config.js';
 import type { BounceClassifier } from '../src/events/classify.js';
 import { PROVIDERS } from '../src/feeds/feed-mapping.js';
 import { EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';
+import { queueTelemetry } from '../src/tracing/queue-telemetry.js';
 import { createEventProcessor, type EventJobResult } from './event-processor.js';
 import type { WorkerDeps } from './worker-deps.js';
 
@@ -55,6 +56,7 @@ export function startEventWorker(
     removeOnComplete: KEEP_COMPLETED,
     removeOnFail: KEEP_FAILED,
     maxStalledCount: MAX_STALLS,
+    ...queueTelemetry(),
   });
   const { metrics, logger } = deps;
   if (metrics) {

@@ -9,6 +9,7 @@ import {
   type DeliveryJob,
 } from '../src/webhooks/delivery-queue.js';
 import { startDispatcher, type Dispatcher, type DispatcherOptions } from '../src/webhooks/dispatcher.js';
+import { queueTelemetry } from '../src/tracing/queue-telemetry.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 export type WebhookWorkerConfig = Pick<
@@ -71,6 +72,7 @@ export function startWebhookWorker(
       ...(tuning.lockDurationMs === undefined
         ? {}
         : { lockDuration: tuning.lockDurationMs, stalledInterval: tuning.lockDurationMs }),
+      ...queueTelemetry(),
     },
   );
   if (metrics) worker.on('completed', (job) => metrics.webhookDeliveries.inc({ outcome: job.returnvalue }));

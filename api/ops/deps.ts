@@ -5,6 +5,9 @@ import type { Metrics } from '../../src/metrics.js';
 import type { RedisClient } from '../../src/redis.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 
+/** What `/health`, `/ready` and `/metrics` need: all a process without the API serves. */
+export type ProbeDeps = Pick<OpsDeps, 'db' | 'metrics' | 'redis' | 'replicas' | 'stopping' | 'metricsToken'>;
+
 /** What the operations endpoints talk to. */
 export interface OpsDeps {
   db: Database;
@@ -13,6 +16,8 @@ export interface OpsDeps {
   redis?: RedisClient | undefined;
   /** DATABASE_READ_URL's replicas: each one's state in `/ready` and the metrics, never a reason for 503. */
   replicas?: ReadReplicas | undefined;
+  /** Whether the process is stopping: `/ready` then answers 503 whatever its checks say. */
+  stopping?: (() => boolean) | undefined;
   /** Both queues: shown in the dashboard. */
   queues?: readonly Queue[] | undefined;
   /** When set, `/metrics` requires `Authorization: Bearer <metricsToken>`. */

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { defineFeature, mountFeature } from '../http/endpoints.js';
 import { mountQueueDashboard } from './admin.js';
-import type { OpsDeps } from './deps.js';
+import type { OpsDeps, ProbeDeps } from './deps.js';
 import { docsAssets, docsEndpoint, openApiEndpoint } from './docs.js';
-import { healthEndpoint, readyEndpoint } from './health.js';
+import { healthEndpoint, readinessChecks, readyEndpoint } from './health.js';
 import { metricsEndpoint } from './metrics.js';
 
 /** Health, readiness, metrics and the reference: the operations without an API key, at the root. */
@@ -15,6 +15,17 @@ export const opsFeature = defineFeature<OpsDeps>('', [
   docsEndpoint,
 ]);
 
+/** The probes alone: what a process without the API serves, for orchestrators and Prometheus. */
+const probesFeature = defineFeature<ProbeDeps>('', [healthEndpoint, readyEndpoint, metricsEndpoint]);
+
+/** `/health`, `/ready` and `/metrics`, and nothing else: the router of a process that runs only workers. */
+export function probesRouter(deps: ProbeDeps): Router {
+  deps.metrics.trackPool(deps.db.pool);
+  const router = Router();
+  mountFeature(router, probesFeature, deps);
+  return router;
+}
+
 /**
  * The feature's router, with what is not an endpoint of the reference: the reference page's assets
  * under `/docs/` and, when an admin token is configured, the queue dashboard.
@@ -24,6 +35,7 @@ export function opsRouter(deps: OpsDeps): Router {
   for (const queue of deps.queues ?? []) metrics.trackQueue(queue);
   metrics.trackPool(db.pool);
   if (deps.replicas) metrics.trackReplicas(deps.replicas);
+  metrics.trackReadiness(() => readinessChecks(deps));
   const router = Router();
   mountFeature(router, opsFeature, deps);
   if (deps.adminToken !== undefined) mountQueueDashboard(router, deps.adminToken, deps.queues ?? []);

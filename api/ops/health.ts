@@ -1,7 +1,7 @@
 import { healthSchema, readinessSchema, type Readiness } from '../../src/contract/operations.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { errorResponses, JSON_TYPE } from '../openapi/responses.js';
-import type { OpsDeps } from './deps.js';
+import type { ProbeDeps } from './deps.js';
 
 const READY_CHECK_TIMEOUT_MS = 1000;
 
@@ -22,7 +22,19 @@ async function check(probe: () => Promise<unknown>): Promise<'ok' | 'failed'> {
   }
 }
 
-export const healthEndpoint: Endpoint<OpsDeps> = {
+/** `SELECT 1` and Redis `PING` (when the app has Redis), each `ok` if it answered within 1 s: `/ready`'s checks, and the metric's. */
+export async function readinessChecks({
+  db,
+  redis,
+}: Pick<ProbeDeps, 'db' | 'redis'>): Promise<{ database: 'ok' | 'failed'; redis?: 'ok' | 'failed' }> {
+  const [database, redisCheck] = await Promise.all([
+    check(() => db.ping()),
+    redis ? check(() => redis.ping()) : Promise.resolve(undefined),
+  ]);
+  return redisCheck === undefined ? { database } : { database, redis: redisCheck };
+}
+
+export const healthEndpoint: Endpoint<ProbeDeps> = {
   method: 'get',
   path: '/health',
   access: 'public',
@@ -40,7 +52,7 @@ export const healthEndpoint: Endpoint<OpsDeps> = {
   },
 };
 
-export const readyEndpoint: Endpoint<OpsDeps> = {
+export const readyEndpoint: Endpoint<ProbeDeps> = {
   method: 'get',
   path: '/ready',
   access: 'public',
@@ -78,31 +90,38 @@ export const readyEndpoint: Endpoint<OpsDeps> = {
         },
       },
       503: {
-        description: 'A dependency does not answer; `checks` says which.',
+        description:
+          'A dependency does not answer (`checks` says which), or the process is stopping: it finishes the requests and jobs it has, and takes no more once its listener closes.',
         content: {
           [JSON_TYPE]: {
             schema: readinessSchema,
-            example: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } },
+            examples: {
+              unavailable: {
+                summary: 'Redis does not answer',
+                value: { status: 'unavailable', checks: { database: 'ok', redis: 'failed' } },
+              },
+              stopping: {
+                summary: 'Stopping after SIGTERM',
+                value: { status: 'stopping', checks: { database: 'ok', redis: 'ok' } },
+              },
+            },
           },
         },
       },
       ...errorResponses('method_not_allowed'),
     },
   },
-  handler:
-    ({ db, redis, replicas }) =>
-    async (_req, res) => {
-      const [database, redisCheck] = await Promise.all([
-        check(() => db.ping()),
-        redis ? check(() => redis.ping()) : Promise.resolve(undefined),
-      ]);
-      const checks = redisCheck === undefined ? { database } : { database, redis: redisCheck };
-      const ready = Object.values(checks).every((value) => value === 'ok');
-      // The monitor's last poll, at most 200 ms old: a replica costs /ready no query of its own.
-      const replicaStates = replicas?.states().map(({ replica, state, lagMs }) => ({ replica, state, lag_ms: lagMs }));
-      res.status(ready ? 200 : 503).json({
-        status: ready ? 'ok' : 'unavailable',
-        checks: replicaStates === undefined ? checks : { ...checks, replicas: replicaStates },
-      } satisfies Readiness);
-    },
+  handler: (deps) => async (_req, res) => {
+    const checks = await readinessChecks(deps);
+    const healthy = Object.values(checks).every((value) => value === 'ok');
+    const status = deps.stopping?.() ? 'stopping' : healthy ? 'ok' : 'unavailable';
+    // The monitor's last poll, at most 200 ms old: a replica costs /ready no query of its own.
+    const replicaStates = deps.replicas
+      ?.states()
+      .map(({ replica, state, lagMs }) => ({ replica, state, lag_ms: lagMs }));
+    res.status(status === 'ok' ? 200 : 503).json({
+      status,
+      checks: replicaStates === undefined ? checks : { ...checks, replicas: replicaStates },
+    } satisfies Readiness);
+  },
 };

@@ -1,10 +1,10 @@
 import type { Endpoint } from '../http/endpoints.js';
 import { errorResponses } from '../openapi/responses.js';
-import type { OpsDeps } from './deps.js';
+import type { ProbeDeps } from './deps.js';
 import { bearerToken, sameSecret, unauthorized } from './tokens.js';
 
 /** Public unless the operator sets METRICS_TOKEN, which the document shows as an optional scheme. */
-export const metricsEndpoint: Endpoint<OpsDeps> = {
+export const metricsEndpoint: Endpoint<ProbeDeps> = {
   method: 'get',
   path: '/metrics',
   access: 'public',
@@ -13,7 +13,7 @@ export const metricsEndpoint: Endpoint<OpsDeps> = {
     tags: ['Operations'],
     summary: 'Prometheus metrics',
     description:
-      'Request durations, events and batch entries by outcome, queue depths, pool usage, rate-limit rejections.',
+      'Request durations, addresses checked, events and batch entries by outcome, queue depths and the age of the oldest waiting job, readiness of the database and Redis, pool usage, rate-limit rejections.',
     security: [{}, { metricsToken: [] }],
     responses: {
       200: {

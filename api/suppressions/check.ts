@@ -57,16 +57,19 @@ export const checkEndpoint: Endpoint<SuppressionsDeps> = {
     },
   },
   handler:
-    ({ lookups }) =>
+    ({ lookups, metrics }) =>
     async (req, res) => {
       const body = parseInput(checkBodySchema, req.body);
       const { valid, invalid } = partitionEmails(body.emails);
       // First-seen order in, first-seen order out: `suppressed` lists each address once, as it first appeared.
       const found = await lookups.suppressing(accountOf(res), valid, body.scope ?? null);
+      const suppressed = found.filter((entry) => entry !== null);
+      metrics.checkAddresses.inc({ result: 'suppressed' }, suppressed.length);
+      metrics.checkAddresses.inc({ result: 'sendable' }, valid.length - suppressed.length);
       res.json({
         object: 'suppression_check',
         checked: valid.length,
-        suppressed: found.filter((entry) => entry !== null).map(toResource),
+        suppressed: suppressed.map(toResource),
         invalid: invalid.map(({ index, value, reason }) => ({ index, email: value, reason })),
       } satisfies SuppressionCheck);
     },

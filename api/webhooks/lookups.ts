@@ -40,7 +40,7 @@ export async function requireWebhook(db: Database, req: Request, res: Response):
 export async function checkedEndpoint(endpoint: string, allowPrivateEndpoints: boolean): Promise<string> {
   const problem =
     endpointProblem(endpoint, allowPrivateEndpoints) ??
-    (allowPrivateEndpoints ? null : await resolvedEndpointProblem(endpoint));
+    (await resolvedEndpointProblem(endpoint, allowPrivateEndpoints));
   if (problem !== null) throw invalidField('endpoint', problem);
   return endpoint;
 }

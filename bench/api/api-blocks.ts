@@ -51,6 +51,8 @@ export interface ApiBench {
   sizes: ApiSizes;
   /** Rows per second of the SQL seeding (INSERT ... SELECT): what PostgreSQL itself writes here. */
   seedRowsPerSecond: number;
+  /** The service's environment, for another service on the same database (the traced one). */
+  serviceEnv: NodeJS.ProcessEnv;
 }
 
 export interface LookupFigures {
@@ -133,11 +135,12 @@ export async function prepareApiBench(
     listToken: listKey.token,
     sizes,
     seedRowsPerSecond,
+    serviceEnv: env,
   };
 }
 
 /** Existing (key index, email) pairs, shuffled with a fixed seed, for lookups that all hit. */
-function lookupPairs(bench: ApiBench, count: number): { key: number; email: string }[] {
+export function lookupPairs(bench: ApiBench, count: number): { key: number; email: string }[] {
   const { accounts, keyedAccounts, lookupRows } = bench.sizes;
   const perAccount = Math.floor(lookupRows / accounts);
   const random = seededRandom(12345);
@@ -148,7 +151,7 @@ function lookupPairs(bench: ApiBench, count: number): { key: number; email: stri
   });
 }
 
-function checkLoad(what: string, result: LoadResult): LoadResult {
+export function checkLoad(what: string, result: LoadResult): LoadResult {
   if (result.requests === 0 || result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${what}: ${result.requests} requests, ${result.non2xx} not 2xx, ${result.errors} errors`);
   }

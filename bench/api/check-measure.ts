@@ -35,7 +35,7 @@ interface CheckSet {
 }
 
 /** Sets of 1,000 addresses of one keyed account each, about 10 % of them on its list, in a fixed shuffle. */
-function checkSets(bench: ApiBench): CheckSet[] {
+export function checkSets(bench: ApiBench): CheckSet[] {
   const { accounts, keyedAccounts, lookupRows } = bench.sizes;
   const perAccount = Math.floor(lookupRows / accounts);
   const random = seededRandom(54321);

@@ -20,6 +20,8 @@ import type { CleanupStack } from '../common/cleanup.js';
 import type { Deadline } from '../common/deadline.js';
 import { measureImport } from '../import/import-measure.js';
 import { INGEST_ROUNDS, inPhase, measureIngest } from '../ingest/ingest-measure.js';
+import { startTracing, stopTracing } from '../../src/tracing/tracing.js';
+import { measureTracing, startSpanSink, tracingEnv, type TracingFigures } from './tracing-measure.js';
 
 export interface SuiteSizes {
   quick: boolean;
@@ -63,6 +65,10 @@ export interface SuiteResults {
     ratio_entries_only: number;
   };
   service_peak_rss_mb: number;
+  /** The same loads with every span exported over OTLP to a collector on loopback, against tracing off. */
+  tracing: TracingFigures & {
+    ingest: { events_per_s: number; baseline_jobs_per_s: number; ratio: number; ratio_off: number };
+  };
 }
 
 export const FULL_SIZES: SuiteSizes = {
@@ -153,34 +159,48 @@ export async function runSuite(
     const list = await measureList(bench, deadline);
     progress(`batch add: ${sizes.api.batchConnections} connections, ${sizes.api.batchS} s`);
     const batchAdd = await measureBatchAdd(bench, deadline);
+    progress('tracing: lookups and checks on the service and on a traced twin, in alternating rounds');
+    const tracing = await measureTracing(bench, deadline, cleanup);
     const servicePeakRssMb = await bench.service.stop();
-    return { lookup, check, client, list, batchAdd, servicePeakRssMb };
+    return { lookup, check, client, list, batchAdd, tracing, servicePeakRssMb };
   });
 
   progress(`ingest: ${sizes.ingestEvents} events, BullMQ no-op worker versus event worker`);
+  const ingestSettings = {
+    events: sizes.ingestEvents,
+    concurrency: config.WORKER_CONCURRENCY,
+    batchSize: undefined,
+    batchDelayMs: undefined,
+    batchesInFlight: undefined,
+    poolSize: config.DATABASE_POOL_SIZE,
+    timeoutS: 0,
+    rounds: sizes.ingestRounds,
+    webhooks: 0,
+    deliverBeside: true,
+    softBounceThreshold: null,
+    classifier: 'classifier' as const,
+  };
   const ingest = await inPhase('ingest', logger, (cleanup: CleanupStack) =>
-    measureIngest(
-      config,
-      {
-        events: sizes.ingestEvents,
-        concurrency: config.WORKER_CONCURRENCY,
-        batchSize: undefined,
-        batchDelayMs: undefined,
-        batchesInFlight: undefined,
-        poolSize: config.DATABASE_POOL_SIZE,
-        timeoutS: 0,
-        rounds: sizes.ingestRounds,
-        webhooks: 0,
-        deliverBeside: true,
-        softBounceThreshold: null,
-        classifier: 'classifier',
-      },
-      logger,
-      deadline,
-      cleanup,
-    ),
+    measureIngest(config, ingestSettings, logger, deadline, cleanup),
   );
   if (ingest.problems.length > 0) throw new Error(`ingest verification failed:\n  ${ingest.problems.join('\n  ')}`);
+
+  progress('ingest with tracing on: the same run, every span exported to a collector on loopback');
+  const tracedIngest = await inPhase('traced ingest', logger, async (cleanup: CleanupStack) => {
+    const sink = await startSpanSink();
+    cleanup.push('close the span sink', () => sink.close());
+    // This process traces from here: the event worker, its pool and its queue are made traced.
+    Object.assign(process.env, tracingEnv(sink.endpoint));
+    cleanup.push('stop tracing', async () => {
+      await stopTracing();
+      for (const name of Object.keys(tracingEnv(sink.endpoint))) delete process.env[name];
+    });
+    await startTracing('bench-ingest');
+    return measureIngest(config, { ...ingestSettings, rounds: 1 }, logger, deadline, cleanup);
+  });
+  if (tracedIngest.problems.length > 0) {
+    throw new Error(`traced ingest verification failed:\n  ${tracedIngest.problems.join('\n  ')}`);
+  }
 
   progress(`import: ${sizes.importAddresses} addresses through the command line`);
   const imported = await inPhase('import', logger, (cleanup: CleanupStack) =>
@@ -221,12 +241,21 @@ export async function runSuite(
       ratio_entries_only: round3(imported.ratioEntriesOnly),
     },
     service_peak_rss_mb: mb(api.servicePeakRssMb),
+    tracing: {
+      ...api.tracing,
+      ingest: {
+        events_per_s: Math.round(tracedIngest.service.run.jobsPerSecond),
+        baseline_jobs_per_s: Math.round(tracedIngest.baseline.run.jobsPerSecond),
+        ratio: round3(tracedIngest.ratio),
+        ratio_off: round3(ingest.ratio),
+      },
+    },
   };
 }
 
 /** The run as a markdown table: figure, value, baseline, ratio, target, met. */
 export function summaryRows(results: SuiteResults): (string | number)[][] {
-  const { lookup, check, client, list, batch_add: batch, ingest, import: imported } = results;
+  const { lookup, check, client, list, batch_add: batch, ingest, import: imported, tracing } = results;
   const yes = (met: boolean): string => (met ? 'yes' : 'NO');
   const lookupMet =
     lookup.ratio >= TARGETS.lookupRatio && lookup.p99_ms <= TARGETS.lookupP99Factor * lookup.baseline_p99_ms;
@@ -291,6 +320,30 @@ export function summaryRows(results: SuiteResults): (string | number)[][] {
       yes(imported.ratio >= TARGETS.importRatio),
     ],
     ['service peak RSS', `${results.service_peak_rss_mb} MB`, '', '', '', ''],
+    [
+      'tracing on: lookup',
+      `${tracing.lookup.rps_on} req/s, p99 ${tracing.lookup.p99_ms_on} ms`,
+      `${tracing.lookup.rps_off} req/s, p99 ${tracing.lookup.p99_ms_off} ms (tracing off)`,
+      `${tracing.lookup.ratio}`,
+      '',
+      '',
+    ],
+    [
+      'tracing on: check',
+      `${tracing.check.rps_on} req/s, p99 ${tracing.check.p99_ms_on} ms`,
+      `${tracing.check.rps_off} req/s, p99 ${tracing.check.p99_ms_off} ms (tracing off)`,
+      `${tracing.check.ratio}`,
+      '',
+      '',
+    ],
+    [
+      'tracing on: ingest, of its no-op',
+      `${tracing.ingest.events_per_s} events/s, ${tracing.ingest.ratio} of ${tracing.ingest.baseline_jobs_per_s} jobs/s`,
+      `${tracing.ingest.ratio_off} of the no-op with tracing off`,
+      `${round3(tracing.ingest.ratio / tracing.ingest.ratio_off)}`,
+      '',
+      '',
+    ],
   ];
 }
 

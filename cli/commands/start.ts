@@ -1,24 +1,45 @@
 import { Command } from 'commander';
+import { loadConfig, SERVER_TIMEOUTS, type Role } from '../../src/config.js';
 import { closeDatabases, openRuntime, stopOnSignals } from '../../src/runtime.js';
+
+/** Each role's name in PostgreSQL's `application_name`, as the separate entry points name theirs. */
+const APPLICATION_NAMES: Record<Role, string> = {
+  all: 'suppression-list',
+  api: 'suppression-list-api',
+  workers: 'suppression-list-worker',
+};
 
 export function startCommand(): Command {
   return new Command('start')
-    .description('run the API and the queue workers in one process (migrations applied first)')
+    .description('run the service (migrations applied first): the API and the queue workers, or as ROLE says')
     .action(async () => {
+      const { ROLE: role } = loadConfig();
       // Loaded when the service starts, not with every command: the API and the workers take most of
       // a second to load, which an `import` or an `export` would wait for before reading a line.
-      const [{ startApi }, { startWorkers }] = await Promise.all([
-        import('../../api/start-api.js'),
-        import('../../workers/start-workers.js'),
+      const [workersModule, apiModule, probesModule] = await Promise.all([
+        role === 'api' ? undefined : import('../../workers/start-workers.js'),
+        role === 'workers' ? undefined : import('../../api/start-api.js'),
+        role === 'workers' ? import('../probe-server.js') : undefined,
       ]);
-      const runtime = await openRuntime('suppression-list', { readReplicas: true });
-      const workers = await startWorkers(runtime);
-      const api = await startApi(runtime);
-      stopOnSignals(runtime.logger, async () => {
-        // New requests stop first; then the workers finish their active jobs; the pools go last.
-        await api.close();
-        await workers.close();
-        await closeDatabases(runtime);
-      });
+      const runtime = await openRuntime(APPLICATION_NAMES[role], { readReplicas: role !== 'workers' });
+      const { config, logger } = runtime;
+      const workers = await workersModule?.startWorkers(runtime);
+      const api = await apiModule?.startApi(runtime);
+      // Without the API, the probes alone answer on HOST:PORT, for the orchestrator and Prometheus.
+      const probes = await probesModule?.startProbeServer(runtime);
+      logger.info({ role }, `running as ${role}`);
+      stopOnSignals(
+        logger,
+        async () => {
+          // /ready answers 503 from the first moment. The API serves on through SHUTDOWN_DELAY_MS, then
+          // refuses new connections and finishes its requests, while the workers stop taking jobs and
+          // finish their active ones; the probes answer until the workers are done; the pools go last.
+          probes?.drain();
+          await Promise.all([api?.close(), workers?.close()]);
+          await probes?.close();
+          await closeDatabases(runtime);
+        },
+        SERVER_TIMEOUTS.processGraceMs + (api === undefined ? 0 : config.SHUTDOWN_DELAY_MS),
+      );
     });
 }

@@ -22,7 +22,10 @@ export const replicaStatusSchema = z
 
 export const readinessSchema = z
   .object({
-    status: z.enum(['ok', 'unavailable']),
+    status: z.enum(['ok', 'unavailable', 'stopping']).meta({
+      description:
+        '`unavailable`: a dependency does not answer. `stopping`: the process has been told to stop and finishes what it has in hand; send elsewhere.',
+    }),
     checks: z
       .object({
         database: check,

@@ -3,6 +3,8 @@ import { LIBRARY_DEFAULTS } from '../config.js';
 import type { Logger } from '../logger.js';
 import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from './connection-errors.js';
+import { databaseAttributes, statementSpan, traceClient } from '../tracing/database-spans.js';
+import { tracingEnabled } from '../tracing/tracing.js';
 
 /** What repository functions run on: the pool, or a client inside a transaction. */
 export interface Queryable {
@@ -55,11 +57,16 @@ export function createDatabase(options: DatabaseOptions): Database {
     options.logger.warn({ err }, 'idle database connection failed');
   });
 
+  // Decided once per pool: with tracing off, a statement costs no check at all.
+  const spanAttributes = tracingEnabled() ? databaseAttributes(options.url) : undefined;
+  const run = <R extends pg.QueryResultRow>(query: pg.QueryConfig) =>
+    spanAttributes ? statementSpan(spanAttributes, query, () => pool.query<R>(query)) : pool.query<R>(query);
+
   return {
     pool,
     async query<R extends pg.QueryResultRow>(query: pg.QueryConfig) {
       try {
-        return await pool.query<R>(query);
+        return await run<R>(query);
       } catch (error) {
         throw translate(error);
       }
@@ -78,6 +85,7 @@ export function createDatabase(options: DatabaseOptions): Database {
         broken = error;
       };
       client.on('error', onError);
+      const untrace = spanAttributes ? traceClient(client, spanAttributes) : undefined;
       try {
         await client.query('BEGIN');
         const result = await work(client);
@@ -89,6 +97,7 @@ export function createDatabase(options: DatabaseOptions): Database {
         throw translate(error);
       } finally {
         client.off('error', onError);
+        untrace?.();
         // A client whose connection failed must not go back into the pool.
         client.release(broken !== undefined && isDatabaseUnavailable(broken));
       }

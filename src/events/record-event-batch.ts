@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import { recordEvents, type RecordedEvent } from './event-repository.js';
 import { applyReactivation } from './reactivation-repository.js';
 import { DEFAULT_EVENT_POLICY, eventPolicies, type EventPolicy } from '../policy/settings-repository.js';
@@ -18,28 +18,38 @@ import { isSoftBounce, type SoftBounceRule } from './soft-bounce-threshold.js';
  * Each bounce is classified and does what its account's action for the category says. A batch with
  * bounces that count toward a threshold the account set is written in a transaction that first
  * locks those addresses, so the count and the suppression it leads to happen once however the
- * events are spread over batches and workers. Any other batch is the one statement it always was.
+ * events are spread over batches and workers. Any other batch is the one statement it always was,
+ * unless it is traced: given the batch's `traceparent`, its writes share a transaction that hands
+ * the trace to the webhook changes they make.
  */
 export async function recordEventBatch(
   db: Database,
   events: readonly SuppressionEvent[],
   classify?: BounceClassifier,
+  traceparent?: string,
 ): Promise<RecordedEvent[]> {
   // Reactivations are rare, and undo entries rather than add them: each is a statement of its own,
   // after the batch's bounces and complaints, so that one about an address of the batch sees them.
   const reactivations = events.filter((event) => event.type === 'reactivation');
-  if (reactivations.length === 0) return recordSuppressingBatch(db, events, classify);
+  if (reactivations.length === 0) return recordSuppressingBatch(db, events, classify, traceparent);
   const others = events.filter((event) => event.type !== 'reactivation');
-  const recorded = others.length === 0 ? [] : await recordSuppressingBatch(db, others, classify);
+  const recorded = others.length === 0 ? [] : await recordSuppressingBatch(db, others, classify, traceparent);
   const byEvent = new Map<SuppressionEvent, RecordedEvent>(others.map((event, index) => [event, recorded[index]!]));
   for (const event of reactivations) byEvent.set(event, await applyReactivation(db, event));
   return events.map((event) => byEvent.get(event) as RecordedEvent);
+}
+
+/** Hands the trace to the webhook changes the transaction's writes make (the outbox trigger reads it). */
+async function carryTrace(client: Queryable, traceparent: string | undefined): Promise<void> {
+  if (traceparent === undefined) return;
+  await client.query({ text: "SELECT set_config('suppression_list.trace_context', $1, true)", values: [traceparent] });
 }
 
 async function recordSuppressingBatch(
   db: Database,
   events: readonly SuppressionEvent[],
   classify?: BounceClassifier,
+  traceparent?: string,
 ): Promise<RecordedEvent[]> {
   // A complaint of no scope is the same under every policy: only the others need their account's.
   const decidedByPolicy = events.filter((e) => e.type === 'bounce' || (e.scope ?? null) !== null);
@@ -52,13 +62,14 @@ async function recordSuppressingBatch(
   for (const [accountId, policy] of policies) if (policy.softBounce) rules.set(accountId, policy.softBounce);
   const counted = records.filter((record) => isSoftBounce(record) && rules.has(record.account_id));
   const results =
-    counted.length === 0
+    counted.length === 0 && traceparent === undefined
       ? await writeOnce(records, (distinct) => recordEvents(db, distinct))
       : await db.withTransaction(async (client) => {
-          await lockAddresses(client, counted);
+          await carryTrace(client, traceparent);
+          if (counted.length > 0) await lockAddresses(client, counted);
           return writeOnce(records, async (distinct) => {
             const written = await recordEvents(client, distinct);
-            await applySoftBounceThresholds(client, distinct, written, rules, policies);
+            if (counted.length > 0) await applySoftBounceThresholds(client, distinct, written, rules, policies);
             return written;
           });
         });

@@ -1,3 +1,5 @@
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { childSpan } from '../tracing/tracing.js';
 import type { Queryable } from '../db/database.js';
 import { abandonDelivery, findDeliveryTarget, recordAttempt } from './delivery-repository.js';
 import { afterFailure, type DueDelivery } from './delivery.js';
@@ -38,13 +40,31 @@ export async function attemptDelivery(
     return { outcome: 'skipped' };
   }
   const sentAt = new Date();
-  const result = await postDelivery({
-    endpoint: target.endpoint,
-    body: target.payload,
-    headers: signatureHeaders(target.id, sentAt, target.payload, target.secrets),
-    allowPrivate: options.allowPrivate,
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-  });
+  // The span names the endpoint's host only: a path or query may carry the customer's secret.
+  const endpoint = new URL(target.endpoint);
+  const result = await childSpan(
+    'POST',
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'http.request.method': 'POST',
+        'server.address': endpoint.hostname,
+        'webhook.delivery.id': target.id,
+      },
+    },
+    async (span) => {
+      const posted = await postDelivery({
+        endpoint: target.endpoint,
+        body: target.payload,
+        headers: signatureHeaders(target.id, sentAt, target.payload, target.secrets),
+        allowPrivate: options.allowPrivate,
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      });
+      span?.setAttribute('http.response.status_code', posted.statusCode);
+      if (posted.statusCode < 200 || posted.statusCode >= 300) span?.setStatus({ code: SpanStatusCode.ERROR });
+      return posted;
+    },
+  );
   const delivered = result.statusCode >= 200 && result.statusCode < 300;
   const next = delivered
     ? { status: 'success' as const, nextAttemptAt: null }

@@ -11,6 +11,8 @@ export interface SuppressionChange {
   entry: Suppression;
   /** When the change was made. */
   createdAt: Date;
+  /** The trace of the write that made it, when that write was traced. */
+  traceparent?: string | undefined;
 }
 
 /**

@@ -1,4 +1,6 @@
 import { Queue, type ConnectionOptions } from 'bullmq';
+import { queueTelemetry } from '../tracing/queue-telemetry.js';
+import { tracingEnabled } from '../tracing/tracing.js';
 import type { DueDelivery } from './delivery.js';
 
 export const WEBHOOK_DELIVERIES_QUEUE = 'webhook-deliveries';
@@ -28,6 +30,7 @@ export function createDeliveryQueue(connection: ConnectionOptions, prefix: strin
       removeOnComplete: true,
       removeOnFail: true,
     },
+    ...queueTelemetry(),
   });
 }
 
@@ -42,7 +45,14 @@ export async function queueDeliveries(
     due.map((delivery) => ({
       name: 'deliver',
       data: { deliveryId: delivery.deliveryId, attempt: delivery.attempt },
-      opts: { jobId: deliveryJobId(delivery), ...(delayMs > 0 ? { delay: delayMs } : {}) },
+      opts: {
+        jobId: deliveryJobId(delivery),
+        ...(delayMs > 0 ? { delay: delayMs } : {}),
+        // A change's first attempt continues the trace of the write that made it, not the dispatcher's.
+        ...(delivery.traceparent && tracingEnabled()
+          ? { telemetry: { metadata: JSON.stringify({ traceparent: delivery.traceparent }) } }
+          : {}),
+      },
     })),
   );
 }

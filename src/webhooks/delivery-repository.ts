@@ -17,6 +17,7 @@ interface ChangeRow {
   scope: string;
   suppression_created_at: Date;
   created_at: Date;
+  trace_context: string | null;
 }
 
 /**
@@ -25,7 +26,8 @@ interface ChangeRow {
  */
 export async function takeChanges(db: Queryable, limit: number): Promise<SuppressionChange[]> {
   const { rows } = await db.query<ChangeRow>({
-    text: `SELECT id, account_id, type, suppression_id, email, origin, source_id, scope, suppression_created_at, created_at
+    text: `SELECT id, account_id, type, suppression_id, email, origin, source_id, scope, suppression_created_at, created_at,
+                  trace_context
            FROM suppression_changes ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
     values: [limit],
   });
@@ -42,6 +44,7 @@ export async function takeChanges(db: Queryable, limit: number): Promise<Suppres
       createdAt: row.suppression_created_at,
     },
     createdAt: row.created_at,
+    ...(row.trace_context === null ? {} : { traceparent: row.trace_context }),
   }));
 }
 
@@ -55,7 +58,7 @@ export async function deliverChanges(
   outgoing: readonly { change: SuppressionChange; payload: string }[],
 ): Promise<DueDelivery[]> {
   const ids = outgoing.map(({ change }) => change.id);
-  const { rows } = await db.query<{ id: string }>({
+  const { rows } = await db.query<{ id: string; change_id: string }>({
     text: `INSERT INTO webhook_deliveries (id, webhook_id, change_id, type, payload, created_at, next_attempt_at)
            SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), w.id, c.change_id, c.type, c.payload,
                   c.created_at, now()
@@ -65,7 +68,7 @@ export async function deliverChanges(
            -- The changes are locked by takeChanges and deleted in this transaction, so none is
            -- delivered twice; each month's own unique key on (webhook_id, change_id) holds it too.
            ORDER BY c.change_id, w.id
-           RETURNING id`,
+           RETURNING id, change_id`,
     values: [
       ids,
       outgoing.map(({ change }) => change.entry.accountId),
@@ -75,7 +78,11 @@ export async function deliverChanges(
     ],
   });
   await db.query({ text: 'DELETE FROM suppression_changes WHERE id = ANY($1::bigint[])', values: [ids] });
-  return rows.map((row) => ({ deliveryId: row.id, attempt: 0, roundStart: 0 }));
+  const traces = new Map(outgoing.map(({ change }) => [change.id, change.traceparent]));
+  return rows.map((row) => {
+    const traceparent = traces.get(String(row.change_id));
+    return { deliveryId: row.id, attempt: 0, roundStart: 0, ...(traceparent ? { traceparent } : {}) };
+  });
 }
 
 export interface DeliveryTarget {

@@ -7,6 +7,8 @@ export interface DueDelivery {
   attempt: number;
   /** The attempt the current round of retries began at (a replay begins a new one). */
   roundStart: number;
+  /** The trace of the write that made the change (a W3C traceparent), for its first attempt's job. */
+  traceparent?: string;
 }
 
 const SECOND = 1000;

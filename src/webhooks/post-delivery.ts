@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { publicOnlyLookup, refusedLiteral, UnsafeAddressError } from './endpoint-safety.js';
+import { guardedLookup, refusedLiteral, UnsafeAddressError } from './endpoint-safety.js';
 
 /** How much of a response body an attempt keeps. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -23,6 +23,9 @@ export interface PostResult {
   durationMs: number;
 }
 
+const lookupPublicOnly = guardedLookup(false);
+const lookupAllowingPrivate = guardedLookup(true);
+
 // Connections are kept for the next delivery to the same endpoint; a kept socket was checked when it connected.
 const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
 
@@ -35,13 +38,12 @@ export async function postDelivery(options: PostOptions): Promise<PostResult> {
   const elapsed = (): number => Math.round(performance.now() - started);
   const url = new URL(options.endpoint);
   // Checked again here: the webhook may predate a change of WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS.
-  if (!options.allowPrivate) {
-    if (url.protocol !== 'https:')
-      return { statusCode: 0, response: 'refused: the endpoint is not https://', durationMs: 0 };
-    const literal = refusedLiteral(url);
-    if (literal !== null) {
-      return { statusCode: 0, response: new UnsafeAddressError(url.hostname, literal).message, durationMs: 0 };
-    }
+  if (!options.allowPrivate && url.protocol !== 'https:') {
+    return { statusCode: 0, response: 'refused: the endpoint is not https://', durationMs: 0 };
+  }
+  const literal = refusedLiteral(url, options.allowPrivate);
+  if (literal !== null) {
+    return { statusCode: 0, response: new UnsafeAddressError(url.hostname, literal).message, durationMs: 0 };
   }
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const transport = url.protocol === 'https:' ? https : http;
@@ -58,7 +60,7 @@ export async function postDelivery(options: PostOptions): Promise<PostResult> {
           'user-agent': 'suppression-list-webhooks',
         },
         signal: AbortSignal.timeout(timeoutMs),
-        ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
+        lookup: options.allowPrivate ? lookupAllowingPrivate : lookupPublicOnly,
       },
       (response) => {
         const chunks: Buffer[] = [];

@@ -49,6 +49,7 @@ describe('bench building blocks', () => {
           'node',
           'quick',
           'service_peak_rss_mb',
+          'tracing',
           'when',
         ].sort(),
       );
@@ -77,6 +78,7 @@ describe('bench building blocks', () => {
           'ratio_entries_only',
         ].sort(),
       );
+      expect(Object.keys(results.tracing).sort()).toEqual(['check', 'export_mb', 'exports', 'ingest', 'lookup']);
       expect(results.quick).toBe(true);
       expect(results.ingest.events).toBe(500);
       expect(results.import.addresses).toBe(2000);
@@ -108,6 +110,15 @@ describe('bench building blocks', () => {
         results.import.ratio,
         results.import.copy_entries_only_rows_per_s,
         results.import.ratio_entries_only,
+        results.tracing.lookup.rps_on,
+        results.tracing.lookup.rps_off,
+        results.tracing.lookup.ratio,
+        results.tracing.check.rps_on,
+        results.tracing.check.rps_off,
+        results.tracing.check.ratio,
+        results.tracing.exports,
+        results.tracing.ingest.events_per_s,
+        results.tracing.ingest.ratio,
         results.service_peak_rss_mb,
       ];
       for (const figure of figures) expect(figure).toBeGreaterThan(0);

@@ -31,7 +31,7 @@ function get(url: string, agent: http.Agent): Promise<{ status: number; body: st
 }
 
 describe('graceful shutdown of the HTTP server', () => {
-  it('when close() is called during a slow request, then it completes, new connections are refused and close() resolves', async () => {
+  it('when close() is called during a slow request, then it completes, connections after the listener closed are refused and close() resolves', async () => {
     const running = await listen(slowApp(400), '127.0.0.1', 0);
     const agent = new http.Agent({ keepAlive: true });
     try {
@@ -41,6 +41,7 @@ describe('graceful shutdown of the HTTP server', () => {
       await sleep(100);
       const started = Date.now();
       const closed = running.close();
+      while (running.server.listening) await sleep(5);
       await expect(get(`${running.url}/fast`, new http.Agent())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
       const response = await inFlight;
       expect(response).toStrictEqual({ status: 200, body: '{"done":true}' });
@@ -49,6 +50,19 @@ describe('graceful shutdown of the HTTP server', () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it('when connections wait in the kernel while the process is busy as close() is called, then each is accepted and answered, none reset', async () => {
+    const running = await listen(slowApp(1), '127.0.0.1', 0);
+    const answers = Array.from({ length: 30 }, () =>
+      get(`${running.url}/fast`, new http.Agent()).catch((error: NodeJS.ErrnoException) => error.code),
+    );
+    // The connections complete in the kernel while this process's event loop is held.
+    await new Promise((resolve) => setImmediate(resolve));
+    const heldUntil = Date.now() + 100;
+    while (Date.now() < heldUntil);
+    await running.close();
+    expect(await Promise.all(answers)).toStrictEqual(answers.map(() => ({ status: 200, body: '{"done":true}' })));
   });
 
   it('when a request outlives the grace period, then its connection is cut and close() still resolves', async () => {

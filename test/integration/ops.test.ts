@@ -125,12 +125,60 @@ describe('GET /metrics', () => {
       'db_pool_waiting_requests',
       'rate_limit_rejections_total',
       'rate_limit_redis_failures_total',
+      'suppression_check_addresses_total',
+      'bullmq_queue_oldest_waiting_job_seconds',
+      'readiness_check_ok',
     ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }
     expect(text).toMatch(/bullmq_queue_jobs\{queue="suppression-events",state="delayed"\} 1/);
     expect(text).toMatch(/bullmq_queue_jobs\{queue="suppression-batches",state="waiting"\} 0/);
     expect(text).toMatch(/db_pool_connections_total \d+/);
+  });
+
+  it('when addresses are checked, then suppression_check_addresses_total counts each valid one once, as suppressed or sendable', async () => {
+    const key = await newAccount(guarded.database.db);
+    const api = apiClient(guarded.server.url, key.token);
+    const [suppressed, sendable] = [uniqueEmail(), uniqueEmail()];
+    expect((await api.post('/suppressions', { email: suppressed })).status).toBe(201);
+    const before = await scrape(guarded.server.url, METRICS_TOKEN);
+
+    const check = await api.post('/suppressions/check', {
+      emails: [suppressed, sendable, sendable.toUpperCase(), 'not-an-address'],
+    });
+
+    expect(check.status).toBe(200);
+    const { text } = await scrape(guarded.server.url, METRICS_TOKEN);
+    const count = (body: string, result: string): number =>
+      Number(new RegExp(`^suppression_check_addresses_total\\{result="${result}"\\} (\\d+)`, 'm').exec(body)?.[1] ?? 0);
+    expect(count(text, 'suppressed') - count(before.text, 'suppressed')).toBe(1);
+    expect(count(text, 'sendable') - count(before.text, 'sendable')).toBe(1);
+  });
+
+  it('when a job has been waiting, then bullmq_queue_oldest_waiting_job_seconds gives its age, and 0 for a queue with none waiting', async () => {
+    const job = await guarded.batches.queue.add('add', { probe: true }, { timestamp: Date.now() - 120_000 });
+    onTestFinished(() => job.remove());
+
+    const { text } = await scrape(guarded.server.url, METRICS_TOKEN);
+
+    const age = Number(
+      /^bullmq_queue_oldest_waiting_job_seconds\{queue="suppression-batches"\} ([\d.]+)/m.exec(text)?.[1],
+    );
+    expect(age).toBeGreaterThanOrEqual(120);
+    expect(age).toBeLessThan(180);
+    expect(text).toMatch(/^bullmq_queue_oldest_waiting_job_seconds\{queue="suppression-events"\} 0$/m);
+  });
+
+  it('when scraped, then readiness_check_ok is 1 for each check that answers and 0 for one that does not', async () => {
+    const up = await scrape(plain.url);
+    expect(up.text).toMatch(/^readiness_check_ok\{check="database"\} 1$/m);
+    expect(up.text).toMatch(/^readiness_check_ok\{check="redis"\} 1$/m);
+
+    const withoutRedis = await guarded.startApp({ redis: 'unreachable', metrics: createMetrics() });
+    const down = await scrape(withoutRedis.url);
+
+    expect(down.text).toMatch(/^readiness_check_ok\{check="database"\} 1$/m);
+    expect(down.text).toMatch(/^readiness_check_ok\{check="redis"\} 0$/m);
   });
 
   it('when the rate limiter reports, then its counters move', async () => {

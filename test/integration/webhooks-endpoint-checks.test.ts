@@ -20,9 +20,8 @@ describe('endpoint checks when private endpoints are allowed', () => {
     'http://127.0.0.1:8080/hooks',
     'https://127.0.0.1/hooks',
     'https://10.0.0.5/hooks',
-    'https://169.254.169.254/latest/meta-data',
     'https://[::1]/hooks',
-    'https://[fd00:ec2::254]/hooks',
+    'https://[fd00::5]/hooks',
     'https://localhost/hooks',
     'https://0x7f.1/hooks',
   ])('when private endpoints are allowed and the endpoint is %s, then it is accepted', async (endpoint) => {
@@ -31,6 +30,27 @@ describe('endpoint checks when private endpoints are allowed', () => {
 
     expect(dataOf(await resend.webhooks.get(id)).endpoint).toBe(endpoint);
   });
+
+  it.each([
+    'https://169.254.169.254/latest/meta-data',
+    'http://169.254.169.254/computeMetadata/v1/',
+    'https://[fd00:ec2::254]/hooks',
+    'http://100.100.100.200/latest/meta-data',
+    'http://[::ffff:169.254.169.254]/latest/meta-data',
+  ])(
+    'when private endpoints are allowed and the endpoint is the cloud metadata address %s, then create and update refuse it',
+    async (endpoint) => {
+      const { resend } = await newClient();
+      const { error } = await resend.webhooks.create({ endpoint, events: [...BOTH] });
+      expect(error).toMatchObject({ statusCode: 422, name: 'validation_error' });
+      expect((error as { message: string }).message).toMatch(
+        /^`endpoint` must not point at a cloud metadata or link-local address \(.+\)\.$/,
+      );
+      const { id } = dataOf(await resend.webhooks.create({ endpoint: 'http://127.0.0.1:9/hooks', events: [...BOTH] }));
+      expect((await resend.webhooks.update(id, { endpoint })).error).toMatchObject({ statusCode: 422 });
+      expect(dataOf(await resend.webhooks.get(id)).endpoint).toBe('http://127.0.0.1:9/hooks');
+    },
+  );
 
   it('when private endpoints are allowed, then an endpoint with credentials is still refused', async () => {
     const { resend } = await newClient();

@@ -60,21 +60,29 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** The JSON log lines it has written so far. */
   readonly logs: Record<string, unknown>[];
-  /** The API's address, for an API process. */
+  /** The API's address, for an API process; the probes', for `start` in the `workers` role. */
   url?: string;
+  /** Resolves with the exit code once the process has exited. */
+  readonly exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** What a `suppression-list start` process says once it serves, in each role. */
+const START_READY: Record<string, string> = { all: 'API listening', api: 'API listening', workers: 'probes listening' };
+
 /**
- * Starts a built entry point (`api/main.js` or `workers/main.js`) with the given environment and
- * resolves once it says it is serving: `API listening` or `... workers running`.
+ * Starts a built entry point (`api/main.js`, `workers/main.js`, or `cli/main.js start` in the role
+ * `env.ROLE` names) with the given environment and resolves once it says it is serving:
+ * `API listening`, `... workers running`, or `probes listening`.
  */
 export async function startServiceProcess(
   built: Pick<BuiltService, 'dir'>,
-  entry: 'api/main.js' | 'workers/main.js',
+  entry: 'api/main.js' | 'workers/main.js' | 'cli/main.js start',
   env: Record<string, string>,
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [join(built.dir, entry)], {
+  const [file = entry, ...args] = entry.split(' ');
+  const readyWhen = args.length > 0 ? START_READY[env['ROLE'] ?? 'all'] : undefined;
+  const child = spawn(process.execPath, [join(built.dir, file), ...args], {
     env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -92,12 +100,15 @@ export async function startServiceProcess(
         const record = JSON.parse(line) as Record<string, unknown>;
         logs.push(record);
         const message = typeof record['msg'] === 'string' ? record['msg'] : '';
-        if (message === 'API listening') resolve(String(record['url']));
-        if (message.endsWith('workers running')) resolve(undefined);
+        if (readyWhen !== undefined) {
+          if (message === readyWhen) resolve(String(record['url']));
+        } else if (message === 'API listening') resolve(String(record['url']));
+        else if (message.endsWith('workers running')) resolve(undefined);
       }
     });
   });
-  const exited = once(child, 'exit').then(([code]) => {
+  const exitCode = once(child, 'exit').then(([code]) => code as number | null);
+  const exited = exitCode.then((code) => {
     throw new Error(`${entry} exited with ${String(code)} before it was ready:\n${errors}`);
   });
   const url = await Promise.race([ready, exited]);
@@ -105,6 +116,7 @@ export async function startServiceProcess(
   return {
     child,
     logs,
+    exited: exitCode,
     ...(url === undefined ? {} : { url }),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -4,6 +4,8 @@ import { configErrorFor } from '../support/config-error.js';
 
 const DEFAULTS = {
   NODE_ENV: 'development',
+  ROLE: 'all',
+  SHUTDOWN_DELAY_MS: 0,
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
   DATABASE_POOL_SIZE: 10,
   DATABASE_STATEMENT_TIMEOUT_MS: 5000,
@@ -248,5 +250,23 @@ describe('console settings', () => {
 
   it.each(['0', '721', '1.5', 'eight'])('when CONSOLE_SESSION_HOURS is "%s", then a ConfigError names it', (value) => {
     expect(() => loadConfig({ CONSOLE_SESSION_HOURS: value })).toThrow(/CONSOLE_SESSION_HOURS/);
+  });
+});
+
+describe('process settings', () => {
+  it.each(['all', 'api', 'workers'])('when ROLE is "%s", then it is read', (role) => {
+    expect(loadConfig({ ROLE: role }).ROLE).toBe(role);
+  });
+
+  it.each(['worker', 'API', 'both'])('when ROLE is "%s", then a ConfigError names ROLE and its choices', (value) => {
+    expect(configErrorFor({ ROLE: value }).message).toContain('ROLE: must be one of all, api, workers');
+  });
+
+  it('when SHUTDOWN_DELAY_MS is set, then it is read in milliseconds', () => {
+    expect(loadConfig({ SHUTDOWN_DELAY_MS: '5000' }).SHUTDOWN_DELAY_MS).toBe(5000);
+  });
+
+  it.each(['60001', '-1', 'soon'])('when SHUTDOWN_DELAY_MS is "%s", then a ConfigError names it', (value) => {
+    expect(configErrorFor({ SHUTDOWN_DELAY_MS: value }).message).toContain('SHUTDOWN_DELAY_MS');
   });
 });

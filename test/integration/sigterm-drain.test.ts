@@ -1,0 +1,320 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_TIMEOUTS } from '../../src/config.js';
+import { createEventProducer } from '../../src/events/event-producer.js';
+import { EVENTS_QUEUE } from '../../src/queues.js';
+import { newAccount, type TestAccount } from '../support/accounts.js';
+import { startServiceProcess, type ServiceProcess } from '../support/built-service.js';
+import { uniqueEmails } from '../support/emails.js';
+import { sharedBuild } from '../support/shared-build.js';
+import { sleep } from '../support/sleep.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { bounceEvent } from '../support/test-events.js';
+import { createTestQueue, eventually, type TestQueue } from '../support/test-queue.js';
+
+/** Large checks at once: more than the pool serves together, so several are still running at the signal. */
+const CHECKS = 40;
+const CHECK_SIZE = 1000;
+
+let dir: string;
+let database: TestDatabase;
+let events: TestQueue;
+const services: ServiceProcess[] = [];
+
+beforeAll(async () => {
+  [dir, database, events] = await Promise.all([sharedBuild(), createTestDatabase(), createTestQueue(EVENTS_QUEUE)]);
+});
+
+afterAll(async () => {
+  await Promise.all(services.map((service) => service.stop('SIGKILL')));
+  await events?.cleanup();
+  await database?.drop();
+});
+
+async function start(env: Record<string, string>): Promise<ServiceProcess> {
+  const service = await startServiceProcess({ dir }, 'cli/main.js start', {
+    DATABASE_URL: database.url,
+    REDIS_URL: events.redisUrl,
+    QUEUE_PREFIX: events.prefix,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RATE_LIMIT_PER_SECOND: '100000',
+    ...env,
+  });
+  services.push(service);
+  return service;
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One request on a connection of its own; rejects if the connection is refused or cut. */
+function request(url: string, options: http.RequestOptions, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const sent = http.request(url, { agent: false, ...options }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      res.on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}
+
+function check(url: string, token: string, emails: readonly string[]): Promise<Answer> {
+  return request(
+    `${url}/suppressions/check`,
+    { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+    JSON.stringify({ emails }),
+  );
+}
+
+/** A check's answer, whole: a 200 whose JSON parses and counts every address sent. */
+function expectWholeCheck(answer: Answer): void {
+  expect(answer.status).toBe(200);
+  expect((JSON.parse(answer.body) as { checked: number }).checked).toBe(CHECK_SIZE);
+}
+
+/**
+ * An import whose list arrives a line every 50 ms for `durationMs`, as a slow client sends it;
+ * `reading` resolves once the service has begun to read it (its import row says so).
+ */
+function trickledImport(
+  url: string,
+  account: TestAccount,
+  durationMs: number,
+): { reading: Promise<void>; answer: Promise<Answer> } {
+  const emails = uniqueEmails(Math.ceil(durationMs / 50));
+  let cut: (error: Error) => void = () => undefined;
+  const answer = new Promise<Answer>((resolve, reject) => {
+    cut = reject;
+    const sent = http.request(
+      `${url}/suppressions/imports?format=txt`,
+      {
+        agent: false,
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.token}`, 'content-type': 'text/plain' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    sent.on('error', reject);
+    void (async () => {
+      for (const email of emails) {
+        sent.write(`${email}\n`);
+        await sleep(50);
+      }
+      sent.end();
+    })();
+  });
+  const reading = eventually(
+    async () => {
+      const { rows } = await database.db.query<{ status: string }>({
+        text: 'SELECT status FROM imports WHERE account_id = $1',
+        values: [account.accountId],
+      });
+      return rows[0]?.status === 'reading';
+    },
+    10_000,
+    'the import being read',
+  ).catch((error: Error) => {
+    cut(error);
+    throw error;
+  });
+  return { reading, answer };
+}
+
+/** Publishes bounces in small batches through the producer library until stopped; `stop` gives their event ids. */
+function publishStream(accountId: string): { published: () => number; stop: () => Promise<string[]> } {
+  const producer = createEventProducer({ connection: events.redisUrl, prefix: events.prefix });
+  const ids: string[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const batch = uniqueEmails(50).map((email) => bounceEvent(accountId, email));
+      await producer.publishMany(batch);
+      ids.push(...batch.map((event) => event.event_id));
+      await sleep(10);
+    }
+  })();
+  return {
+    published: () => ids.length,
+    stop: async () => {
+      running = false;
+      await loop;
+      await producer.close();
+      return ids;
+    },
+  };
+}
+
+async function recordedEventIds(accountId: string): Promise<string[]> {
+  const { rows } = await database.db.query<{ event_id: string }>({
+    text: 'SELECT event_id FROM suppression_events WHERE account_id = $1',
+    values: [accountId],
+  });
+  return rows.map((row) => row.event_id);
+}
+
+/** The event ids of the jobs still waiting in the queue, for one account. */
+async function waitingEventIds(accountId: string): Promise<string[]> {
+  const jobs = await events.queue.getJobs(['wait', 'paused', 'prioritized', 'delayed']);
+  return jobs
+    .map((job) => job.data as { account_id: string; event_id: string })
+    .filter((data) => data.account_id === accountId)
+    .map((data) => data.event_id);
+}
+
+/** Every published event is recorded once or waits in the queue untouched, and no job is left half-done. */
+async function expectNoneLost(accountId: string, published: readonly string[]): Promise<void> {
+  const recorded = await recordedEventIds(accountId);
+  const waiting = await waitingEventIds(accountId);
+  expect(await events.queue.getJobCounts('active', 'failed')).toEqual({ active: 0, failed: 0 });
+  expect(recorded.length).toBeGreaterThan(0);
+  expect(new Set(recorded).size).toBe(recorded.length);
+  expect(recorded.filter((id) => waiting.includes(id))).toEqual([]);
+  expect([...recorded, ...waiting].sort()).toEqual([...published].sort());
+}
+
+/** A worker started again takes what was left waiting: in the end every published event is recorded, once. */
+async function expectAllAppliedByAnotherWorker(accountId: string, published: readonly string[]): Promise<void> {
+  const worker = await start({ ROLE: 'workers' });
+  await eventually(
+    async () => (await recordedEventIds(accountId)).length >= published.length,
+    30_000,
+    'every event recorded',
+  );
+  expect((await recordedEventIds(accountId)).sort()).toEqual([...published].sort());
+  await worker.stop();
+  expect(await worker.exited).toBe(0);
+}
+
+/** `/ready`'s status and answer, asked every 20 ms until the connection is refused. */
+async function readinessUntilGone(url: string): Promise<string[]> {
+  const answers: string[] = [];
+  for (;;) {
+    const answer = await request(`${url}/ready`, {}).catch(() => undefined);
+    if (answer === undefined) return answers;
+    answers.push(`${answer.status} ${(JSON.parse(answer.body) as { status: string }).status}`);
+    await sleep(20);
+  }
+}
+
+async function signal(service: ServiceProcess): Promise<{ code: number | null; tookMs: number }> {
+  const sentAt = Date.now();
+  service.child.kill('SIGTERM');
+  const code = await service.exited;
+  return { code, tookMs: Date.now() - sentAt };
+}
+
+describe('SIGTERM to the all-in-one process', () => {
+  it('when requests are in flight and events stream in, then every request is answered whole, it exits 0, and no event is lost', async () => {
+    const service = await start({});
+    const url = service.url as string;
+    const account = await newAccount(database.db);
+    const stream = publishStream(account.accountId);
+    await eventually(
+      async () => (await recordedEventIds(account.accountId)).length >= 200,
+      20_000,
+      'the workers applying the stream',
+    );
+    // An account of its own: the import's entries are records of the audit trail too.
+    const upload = trickledImport(url, await newAccount(database.db), 1500);
+    await upload.reading;
+    const checks = Array.from({ length: CHECKS }, () => check(url, account.token, uniqueEmails(CHECK_SIZE)));
+    await sleep(150);
+
+    const stopped = await signal(service);
+    await sleep(200);
+    const published = await stream.stop();
+
+    expect(stopped.code).toBe(0);
+    expect(stopped.tookMs).toBeLessThan(SERVER_TIMEOUTS.processGraceMs);
+    for (const answer of await Promise.all(checks)) expectWholeCheck(answer);
+    const imported = await upload.answer;
+    expect(imported.status).toBe(202);
+    expect(JSON.parse(imported.body)).toMatchObject({ object: 'import', status: 'processing' });
+    expect(service.logs.some((line) => line['msg'] === 'shutdown took too long, exiting')).toBe(false);
+    await expectNoneLost(account.accountId, published);
+    await expectAllAppliedByAnotherWorker(account.accountId, published);
+  });
+});
+
+describe('SIGTERM to ROLE=api with SHUTDOWN_DELAY_MS', () => {
+  it('when stopping, then /ready answers 503 while requests are still served on closing connections, new connections are refused after the delay, and the request in flight finishes', async () => {
+    const delayMs = 1000;
+    const service = await start({ ROLE: 'api', SHUTDOWN_DELAY_MS: String(delayMs) });
+    const url = service.url as string;
+    const account = await newAccount(database.db);
+    expect((await request(`${url}/ready`, {})).status).toBe(200);
+    const upload = trickledImport(url, account, delayMs + 1500);
+    await upload.reading;
+
+    const sentAt = Date.now();
+    service.child.kill('SIGTERM');
+    await eventually(async () => (await request(`${url}/ready`, {})).status === 503, 2000, '/ready answering 503');
+    const ready = await request(`${url}/ready`, {});
+    const during = await Promise.all(
+      Array.from({ length: 10 }, () => check(url, account.token, uniqueEmails(CHECK_SIZE))),
+    );
+    const refusedAt = await (async () => {
+      for (;;) {
+        const refused = await request(`${url}/health`, {}).then(
+          () => false,
+          (error: NodeJS.ErrnoException) => error.code === 'ECONNREFUSED',
+        );
+        if (refused) return Date.now();
+        await sleep(20);
+      }
+    })();
+    const code = await service.exited;
+
+    expect(JSON.parse(ready.body)).toEqual({ status: 'stopping', checks: { database: 'ok', redis: 'ok' } });
+    expect(ready.headers.connection).toBe('close');
+    for (const answer of during) {
+      expectWholeCheck(answer);
+      expect(answer.headers.connection).toBe('close');
+    }
+    expect(refusedAt - sentAt).toBeGreaterThanOrEqual(delayMs);
+    expect((await upload.answer).status).toBe(202);
+    expect(code).toBe(0);
+  });
+});
+
+describe('SIGTERM to ROLE=workers', () => {
+  it('when events stream in, then /ready answers 503 while the workers finish their active jobs, it exits 0, no event is lost, and a worker started again applies the rest', async () => {
+    const service = await start({ ROLE: 'workers' });
+    const account = await newAccount(database.db);
+    const stream = publishStream(account.accountId);
+    await eventually(
+      async () => (await recordedEventIds(account.accountId)).length >= 200,
+      20_000,
+      'the workers applying the stream',
+    );
+
+    const stopping = signal(service);
+    const readiness = await readinessUntilGone(service.url as string);
+    const stopped = await stopping;
+    await sleep(200);
+    const published = await stream.stop();
+
+    expect(stopped.code).toBe(0);
+    expect(stopped.tookMs).toBeLessThan(SERVER_TIMEOUTS.processGraceMs);
+    // The first answer may have been given before the signal arrived; none after a 503 is a 200.
+    const fromStop = readiness.slice(readiness.indexOf('503 stopping'));
+    expect(fromStop.length).toBeGreaterThan(0);
+    expect(new Set(fromStop)).toEqual(new Set(['503 stopping']));
+    expect(published.length).toBeGreaterThan((await recordedEventIds(account.accountId)).length);
+    await expectNoneLost(account.accountId, published);
+    await expectAllAppliedByAnotherWorker(account.accountId, published);
+  });
+});
