@@ -33,8 +33,8 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# The service stops gracefully on SIGTERM and exits within 10 s: stop it with a longer grace than
-# that (docker stop -t 15, compose's stop_grace_period), so that SIGKILL never cuts a clean stop short.
+# The service stops gracefully on SIGTERM and exits within 10 s (plus SHUTDOWN_DELAY_MS): stop it with
+# a longer grace (docker stop -t 15, compose's stop_grace_period), so SIGKILL never cuts a clean stop short.
 STOPSIGNAL SIGTERM
 # ROLE chooses what runs: the API and the workers (all, the default), the API alone (api), or the
 # workers alone (workers, with /health, /ready and /metrics on PORT).
