@@ -34,10 +34,12 @@ function otherAccount(event: unknown, accountId: string): EventProblem | null {
 function refusal(invalid: ReadonlyMap<number, EventProblem[]>, total: number): AppError {
   const entries = [...invalid];
   const detailed = entries.slice(0, DETAILED_EVENTS).flatMap(([index, problems]) =>
-    problems.map(({ path, message }) => {
-      const field = path ? `events[${index}].${path}` : `events[${index}]`;
-      return errorMessage('validation_error', { field, problem: message });
-    }),
+    problems.map(({ path, message }) =>
+      // A problem without a path is the item itself, which can only be something other than an object.
+      path
+        ? errorMessage('validation_error', { field: `events[${index}].${path}`, problem: message })
+        : errorMessage('validation_error', { field: `events[${index}]`, problem: 'must be an event: a JSON object' }),
+    ),
   );
   const rest = entries.slice(DETAILED_EVENTS).map(([index]) => `events[${index}]`);
   const more = rest.length > 0 ? `; ${rest.length} more invalid: ${rest.join(', ')}` : '';
