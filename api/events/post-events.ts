@@ -1,36 +1,11 @@
-import type { ZodMediaTypeObject } from '@asteasolutions/zod-to-openapi';
-import type { z } from 'zod';
 import { queuedEventsSchema, type QueuedEvents } from '../../src/contract/events.js';
 import { MAX_POSTED_EVENTS } from '../../src/contract/limits.js';
-import { eventJsonSchema } from '../../src/events/event-json-schema.js';
 import { queuePostedEvents } from '../../src/events/posted-events.js';
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { authenticatedErrors, BODY_ERRORS, JSON_TYPE, jsonAnswer } from '../openapi/responses.js';
 import type { EventsDeps } from './deps.js';
-
-/** A schema of the document written as JSON Schema: OpenAPI 3.1's schemas are draft 2020-12, as the event's is. */
-type DocumentSchema = Exclude<ZodMediaTypeObject['schema'], z.ZodType | undefined>;
-
-/** The body as the document shows it: the job format's JSON Schema for each event, its account optional. */
-function postedEventsSchema(): DocumentSchema {
-  const { required = [], ...event } = eventJsonSchema();
-  // The document states its dialect once, at its top.
-  delete event.$schema;
-  const body: Record<string, unknown> = {
-    type: 'object',
-    required: ['events'],
-    properties: {
-      events: {
-        type: 'array',
-        minItems: 1,
-        maxItems: MAX_POSTED_EVENTS,
-        items: { ...event, required: required.filter((name) => name !== 'account_id') },
-      },
-    },
-  };
-  return body;
-}
+import { postedEventsBodySchema } from './schemas.js';
 
 const exampleEvents = [
   {
@@ -69,7 +44,7 @@ export const postEventsEndpoint: Endpoint<EventsDeps> = {
     request: {
       body: {
         required: true,
-        content: { [JSON_TYPE]: { schema: postedEventsSchema(), example: { events: exampleEvents } } },
+        content: { [JSON_TYPE]: { schema: postedEventsBodySchema, example: { events: exampleEvents } } },
       },
     },
     responses: {

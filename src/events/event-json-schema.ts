@@ -22,13 +22,16 @@ const DESCRIPTIONS: Record<string, string> = {
   scope: 'The scope the message was sent in, such as newsletter; without it the event is for the whole account.',
 };
 
+/** The UUID pattern without its `i` flag, which JSON Schema cannot carry: both cases spelled out. */
+export const UUID_JSON_PATTERN = UUID_PATTERN.source.replaceAll('a-f', 'a-fA-F');
+
 /**
  * zod keeps a pattern's flags, JSON Schema has none: a case-insensitive pattern is spelled out with
  * both cases. Only the UUID's is in the schema; any other would have to be added here.
  */
 function withoutFlags(pattern: RegExp): string {
   if (pattern.flags === '') return pattern.source;
-  if (pattern === UUID_PATTERN) return pattern.source.replaceAll('a-f', 'a-fA-F');
+  if (pattern === UUID_PATTERN) return UUID_JSON_PATTERN;
   throw new Error(`no JSON Schema spelling for the pattern ${String(pattern)}`);
 }
 
