@@ -115,6 +115,19 @@ describe('POST /events', () => {
     );
   });
 
+  it('when a request carries an Idempotency-Key and is sent again, then the first answer is replayed', async () => {
+    const headers = { 'idempotency-key': `events-${uniqueEmail()}` };
+    const body = { events: [posted(complaintEvent(account.accountId, uniqueEmail()))] };
+
+    const first = await account.api.post('/events', body, { headers });
+    const again = await account.api.post('/events', body, { headers });
+
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+  });
+
   it('when an event names its account, in any case, then it is the key’s account and is taken', async () => {
     const email = uniqueEmail();
     const event = { ...bounceEvent(account.accountId, email), account_id: account.accountId.toUpperCase() };
