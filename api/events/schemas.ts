@@ -5,12 +5,13 @@ import { suppressionEventSchema } from '../../src/events/event-schema.js';
 
 const LIMIT = MAX_POSTED_EVENTS.toLocaleString('en');
 
+const { account_id: accountId, source_id: sourceId } = suppressionEventSchema.shape;
+
 /**
  * An event as `POST /events` takes it: the job format's fields, its account that of the key when
- * left out. The format's two rules across fields are in the description, as zod does not document them.
+ * left out. The format's two rules across fields are in the description, as zod does not document
+ * them; the UUIDs' pattern is given, as the document's generator would write the `i` flag into it.
  */
-const { account_id: accountId, source_id: sourceId } = suppressionEventSchema.shape;
-// The document's generator would write the UUID pattern's `i` flag into the pattern itself.
 const postedEventSchema = z
   .object({
     ...suppressionEventSchema.shape,

@@ -13,14 +13,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The event as the account's key sends it: its account filled in when left out, and without
- * `feed_id`, which only the service's own provider feeds set (it names the feed as the record's maker).
+ * The event as the key's account sends it: its account filled in when left out (or null), and
+ * without `feed_id`, which only the service's own provider feeds set (it names the feed as the
+ * record's maker).
  */
-function asAccounts(event: unknown, accountId: string): unknown {
+function ofTheKeysAccount(event: unknown, accountId: string): unknown {
   if (!isObject(event)) return event;
   const own = { ...event };
   delete own['feed_id'];
-  if (own['account_id'] === undefined) own['account_id'] = accountId;
+  own['account_id'] ??= accountId;
   return own;
 }
 
@@ -43,7 +44,8 @@ function refusal(invalid: ReadonlyMap<number, EventProblem[]>, total: number): A
   );
   const rest = entries.slice(DETAILED_EVENTS).map(([index]) => `events[${index}]`);
   const more = rest.length > 0 ? `; ${rest.length} more invalid: ${rest.join(', ')}` : '';
-  const subject = total === 1 ? 'The event is' : `${invalid.size} of ${total} events are`;
+  const subject =
+    total === 1 ? 'The event is' : `${invalid.size} of ${total} events ${invalid.size === 1 ? 'is' : 'are'}`;
   return new AppError('validation_error', `${subject} invalid, and nothing was queued: ${detailed.join('; ')}${more}.`);
 }
 
@@ -70,7 +72,7 @@ export function parsePostedEvents(body: unknown, accountId: string): Suppression
   const parsed: SuppressionEvent[] = [];
   const invalid = new Map<number, EventProblem[]>();
   for (const [index, event] of events.entries()) {
-    const result = safeParseSuppressionEvent(asAccounts(event, accountId));
+    const result = safeParseSuppressionEvent(ofTheKeysAccount(event, accountId));
     const problems = result.success ? [] : result.problems;
     const foreign = otherAccount(event, accountId);
     if (foreign && !problems.some((problem) => problem.path === foreign.path)) problems.push(foreign);

@@ -128,15 +128,20 @@ describe('POST /events', () => {
     expect(again.body).toEqual(first.body);
   });
 
-  it('when an event names its account, in any case, then it is the key’s account and is taken', async () => {
-    const email = uniqueEmail();
-    const event = { ...bounceEvent(account.accountId, email), account_id: account.accountId.toUpperCase() };
+  it('when an event names its account in capitals, or gives null, then it is the key’s account and is taken', async () => {
+    const [named, unnamed] = [uniqueEmail(), uniqueEmail()];
+    const capitals = { ...bounceEvent(account.accountId, named), account_id: account.accountId.toUpperCase() };
+    const nothing = { ...bounceEvent(account.accountId, unnamed), account_id: null };
 
-    const response = await account.api.post('/events', { events: [event] });
+    const response = await account.api.post('/events', { events: [capitals, nothing] });
 
     expect(response.status).toBe(202);
-    expect(response.body.job_ids).toEqual([eventJobId(account.accountId, event.event_id)]);
-    expect(await entryOf(account.api, email)).toMatchObject({ origin: 'bounce' });
+    expect(response.body.job_ids).toEqual([
+      eventJobId(account.accountId, capitals.event_id),
+      eventJobId(account.accountId, nothing.event_id),
+    ]);
+    expect(await entryOf(account.api, named)).toMatchObject({ origin: 'bounce' });
+    expect(await entryOf(account.api, unnamed)).toMatchObject({ origin: 'bounce' });
   });
 
   it('when some events are invalid, then it answers 422 naming each by its index, and queues none of the request', async () => {
@@ -185,7 +190,7 @@ describe('POST /events', () => {
 
     expectError(response, 422, 'validation_error');
     expect(response.body.message).toBe(
-      '1 of 2 events are invalid, and nothing was queued: `events[1].account_id` must be the API key’s account, or be left out.',
+      '1 of 2 events is invalid, and nothing was queued: `events[1].account_id` must be the API key’s account, or be left out.',
     );
     expect(
       await queuedIds([eventJobId(account.accountId, own.event_id), eventJobId(other.accountId, foreign.event_id)]),
