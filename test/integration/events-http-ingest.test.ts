@@ -317,6 +317,18 @@ describe('POST /events with Redis unreachable', () => {
     expect(response.body.message).toBe('The event queue is unavailable. Try again shortly.');
     expect(Date.now() - started).toBeLessThan(5000);
   });
+
+  it('when the API runs without an event queue, then it answers 503 rather than taking events it cannot queue', async () => {
+    const withoutQueue = await app.startApp({ redis: 'live' });
+    const { accountId, token } = await newAccount(app.database.db);
+
+    const response = await apiClient(withoutQueue.url, token).post('/events', {
+      events: [posted(bounceEvent(accountId, uniqueEmail()))],
+    });
+
+    expectError(response, 503, 'service_unavailable');
+    expect(response.body.message).toBe('The event queue is not available.');
+  });
 });
 
 describe('GET /events/schema.json', () => {
