@@ -4,11 +4,13 @@ import type { ReclassificationQueue } from '../src/bounces/reclassification-queu
 import { REQUEST_BODY_LIMIT, type Config } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import type { Reads } from '../src/db/reads.js';
+import type { PublishEvents } from '../src/events/posted-events.js';
 import type { Logger } from '../src/logger.js';
 import type { Metrics } from '../src/metrics.js';
 import type { DueDelivery } from '../src/webhooks/delivery.js';
 import { ALLOWLIST_PATH, allowlistRouter } from './allowlist/feature.js';
 import { BOUNCES_PATH, bouncesRouter, isSendingBounceRequest } from './bounces/feature.js';
+import { EVENTS_PATH, eventsRouter, isSendingEventsRequest } from './events/feature.js';
 import { consoleSession, csrfProtection, sameOriginOnly } from './console/session.js';
 import { CONSOLE_API_PATH, CONSOLE_PATH, consoleRouter } from './console/routes.js';
 import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './console/session-feature.js';
@@ -37,6 +39,8 @@ export interface RoutersDeps {
   imports?: Pick<BatchProducer, 'add' | 'outcome'> | undefined;
   /** Queues the reclassifications of `POST /bounces/reclassifications`; without it, they answer 503. */
   reclassifications?: Pick<ReclassificationQueue, 'queue'> | undefined;
+  /** Queues the events of `POST /events`, resolving to their job ids once Redis holds them all; without it, they answer 503. */
+  publishEvents?: PublishEvents | undefined;
   /** Queues replayed deliveries at once; without it (or when it fails) the worker's sweeper queues them within a minute and a half. */
   queueDeliveries?: ((due: readonly DueDelivery[]) => Promise<void>) | undefined;
 }
@@ -111,6 +115,18 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
     allowlistRouter({ db, reads }, [
       noStore,
       authenticate(authentication),
+      ...rateLimited,
+      onlyFor(['POST'], [jsonBody(), ...idempotent]),
+    ]),
+  );
+
+  // Bounces and complaints from mail systems (a sending key may post them), and their JSON Schema,
+  // which needs no key. Only POST carries a body; idempotency keys guard it as elsewhere.
+  app.use(
+    EVENTS_PATH,
+    eventsRouter({ publish: deps.publishEvents }, [
+      noStore,
+      authenticate({ ...authentication, sendingAccess: isSendingEventsRequest }),
       ...rateLimited,
       onlyFor(['POST'], [jsonBody(), ...idempotent]),
     ]),

@@ -34,8 +34,8 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
   ];
   for (const queue of queues)
     queue.on('error', (error) => logger.debug({ err: error, queue: queue.name }, 'queue client error'));
-  // Feed events go through the producer every upstream uses, on the same fail-fast client: an
-  // outage answers 503 at once, and the provider retries.
+  // Feed events and those of `POST /events` go through the producer every upstream uses, on the
+  // same fail-fast client: an outage answers 503 at once, and the sender retries.
   const producer = createEventProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
   // Imports queue their batch jobs on it too: an import started while Redis is down answers 503.
   const batches = createBatchProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
@@ -52,6 +52,7 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
     metrics,
     queues,
     publishFeedEvents: (events) => producer.publishParsed(events),
+    publishEvents: (events) => producer.publishParsed(events),
     queueDeliveries: (due) => queueDeliveries(deliveryQueue, due),
     imports: batches,
     reclassifications,

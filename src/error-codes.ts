@@ -25,7 +25,7 @@ export const ERROR_CODES = {
   },
   restricted_api_key: {
     status: 401,
-    when: 'A `sending_access` key on any `/suppressions` endpoint but `POST /suppressions/check`, on any `/webhooks` endpoint, or to sign in to the console.',
+    when: 'A `sending_access` key on any endpoint but those it may call (`POST /suppressions/check`, `POST /bounces/classify`, `POST /unsubscribe-links`, `POST /events`), or to sign in to the console.',
     message: 'This API key is restricted to sending emails. Use a key with full access.',
   },
   unauthorized: {
@@ -107,7 +107,7 @@ export const ERROR_CODES = {
   },
   validation_error: {
     status: 422,
-    when: 'Any invalid query, path or body: a bad `limit`, cursor, `origin`, address, id, search filter (`email`, `domain`, `created_after`, `created_before`), webhook `endpoint`, `events` or `status`, a setting out of its range or unknown, `after` with `before`, `emails` with `ids` or neither, a webhook or settings update that changes nothing, 0 or more than 100 items, malformed JSON, a body that does not decode as its `Content-Encoding` says, an import sent as a form or with a `Content-Type` or `Content-Encoding` it cannot be read as, or bad percent-encoding. The message names the first field at fault.',
+    when: 'Any invalid query, path or body: a bad `limit`, cursor, `origin`, address, id, search filter (`email`, `domain`, `created_after`, `created_before`), webhook `endpoint`, `events` or `status`, a setting out of its range or unknown, an event of `POST /events` (one naming an account other than the key’s included), `after` with `before`, `emails` with `ids` or neither, a webhook or settings update that changes nothing, 0 items or more than a request takes, malformed JSON, a body that does not decode as its `Content-Encoding` says, an import sent as a form or with a `Content-Type` or `Content-Encoding` it cannot be read as, or bad percent-encoding. The message names the first field at fault; for `POST /events`, every invalid event by its index.',
     message: ({ field, problem }: { field: string; problem: string }) => `\`${field}\` ${problem}`,
     example: { field: 'emails[2]', problem: 'is not a valid email address.' },
   },
@@ -125,7 +125,7 @@ export const ERROR_CODES = {
   },
   service_unavailable: {
     status: 503,
-    when: 'PostgreSQL unreachable; Redis, for a request with an `Idempotency-Key`, a feed request or an import; SNS, for an SES feed request that needs its certificate.',
+    when: 'PostgreSQL unreachable; Redis, for a request with an `Idempotency-Key`, a feed request, `POST /events` or an import; SNS, for an SES feed request that needs its certificate.',
     message: 'The database is unavailable. Try again shortly.',
   },
 } as const satisfies Record<string, ErrorSpec>;

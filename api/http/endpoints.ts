@@ -108,10 +108,26 @@ export function mountFeature<Deps>(
  * `req.path` is relative to the mount path): the endpoints declared `sending`, and no other.
  */
 export function sendingAccessOf<Deps>(feature: Feature<Deps>): (req: Request) => boolean {
+  return requestsWithAccess(feature, 'sending');
+}
+
+/**
+ * Whether a request that reached the feature's router is for one of its endpoints declared
+ * `public`, which a feature of keyed endpoints serves without its guards.
+ */
+export function publicAccessOf<Deps>(feature: Feature<Deps>): (req: Request) => boolean {
+  return requestsWithAccess(feature, 'public');
+}
+
+function requestsWithAccess<Deps>(feature: Feature<Deps>, access: Access): (req: Request) => boolean {
   const allowed = feature.endpoints
-    .filter((endpoint) => endpoint.access === 'sending')
+    .filter((endpoint) => endpoint.access === access)
     .map((endpoint) => ({ method: endpoint.method.toUpperCase(), matches: match(endpoint.path) }));
-  return (req) => allowed.some((endpoint) => endpoint.method === req.method && endpoint.matches(req.path) !== false);
+  // Express answers a HEAD with the GET's route.
+  return (req) => {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    return allowed.some((endpoint) => endpoint.method === method && endpoint.matches(req.path) !== false);
+  };
 }
 
 const SECURITY: Record<Access, RouteConfig['security']> = {

@@ -3,6 +3,7 @@ import { BEARER_SECURITY } from './responses.js';
 import { allowlistFeature } from '../allowlist/feature.js';
 import { bouncesFeature } from '../bounces/feature.js';
 import { documentPath, operationsOf, type Feature } from '../http/endpoints.js';
+import { eventsFeature } from '../events/feature.js';
 import { consoleSessionFeature } from '../console/session-feature.js';
 import { feedsFeature } from '../feeds/feature.js';
 import { opsFeature } from '../ops/feature.js';
@@ -17,6 +18,7 @@ const features: readonly Feature<never>[] = [
   webhooksFeature,
   settingsFeature,
   bouncesFeature,
+  eventsFeature,
   allowlistFeature,
   unsubscribeLinksFeature,
   unsubscribePageFeature,
@@ -88,6 +90,11 @@ export function openApiDocument(): OpenApiDocument {
         name: 'Console',
         description:
           'The web console’s session: an API key exchanged for a cookie; see docs/console.md. Its pages call the `/suppressions` operations at `/console/api/suppressions`.',
+      },
+      {
+        name: 'Events',
+        description:
+          'Bounce and complaint events from any mail system, in the job format the workers take; see docs/events.md.',
       },
       { name: 'Operations', description: 'Health, metrics and this reference; no API key.' },
     ],

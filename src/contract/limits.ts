@@ -24,3 +24,6 @@ export const SUMMARY_TOP_DOMAINS = 10;
 
 /** The longest reason a removal may give; it is kept in the entry's history. */
 export const MAX_REASON_LENGTH = 500;
+
+/** Bounce and complaint events one `POST /events` takes. */
+export const MAX_POSTED_EVENTS = 1000;

@@ -118,6 +118,23 @@ const parseOptions: z.core.ParseContext<z.core.$ZodIssue> = {
   error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined),
 };
 
+/** A field of an event that is wrong: its path (`bounce.type`, or empty for the event itself) and why. */
+export interface EventProblem {
+  path: string;
+  message: string;
+}
+
+/** The validated event, or every problem of it, each with its field's path. */
+export function safeParseSuppressionEvent(
+  data: unknown,
+): { success: true; event: SuppressionEvent } | { success: false; problems: EventProblem[] } {
+  const result = suppressionEventSchema.safeParse(data);
+  if (result.success) return { success: true, event: result.data };
+  const worded = suppressionEventSchema.safeParse(data, parseOptions);
+  const issues = (worded.error ?? result.error).issues;
+  return { success: false, problems: issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) };
+}
+
 /** The validated event, or an InvalidEventError that names every field that is wrong. */
 export function parseSuppressionEvent(data: unknown): SuppressionEvent {
   // Without parse options zod takes its compiled fast path (about twice as fast); the options only

@@ -202,6 +202,31 @@ const table: Entry[] = [
   row('GET /bounces/reclassifications/{id} 200', 'a reclassification is followed', () =>
     json('GET', `/bounces/reclassifications/${the().reclassificationId}`),
   ),
+  row('POST /events 202', 'a mail system posts a bounce and a complaint', () =>
+    json('POST', '/events', {
+      events: [
+        {
+          event_id: `mta-${uniqueEmail()}`,
+          type: 'bounce',
+          email: uniqueEmail(),
+          source_id: '5d1e9f0c-6a4b-4f7e-9c3d-2b8a1e0f4c6d',
+          occurred_at: '2026-11-21T20:30:06.685Z',
+          bounce: { type: 'permanent', status: '5.1.1', diagnostic: 'smtp; 550 5.1.1 user unknown' },
+        },
+        {
+          event_id: `fbl-${uniqueEmail()}`,
+          type: 'complaint',
+          email: uniqueEmail(),
+          source_id: '0b8f3c7e-2d4a-4e61-9a5b-7c1d2e3f4a5b',
+          occurred_at: '2026-11-21T20:31:00Z',
+          complaint: { feedback_type: 'abuse' },
+        },
+      ],
+    }),
+  ),
+  row('GET /events/schema.json 200', 'the job format’s JSON Schema is fetched', () =>
+    send('GET', '/events/schema.json', { token: null }),
+  ),
   row('GET /allowlist 200', 'the allowlist is read', () => json('GET', '/allowlist')),
   row('POST /allowlist 201', 'a domain is allowlisted', () =>
     json('POST', '/allowlist', {

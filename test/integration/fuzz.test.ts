@@ -19,6 +19,8 @@ import { useTestApp } from '../support/test-app.js';
  */
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261122);
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 3000);
+/** `POST /events` has a run of its own: among every route's requests, few would reach it with a valid key and body. */
+const EVENT_RUNS = Math.ceil(RUNS / 10);
 const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
 const ADMIN_TOKEN = `admin-${randomBytes(12).toString('hex')}`;
 
@@ -133,6 +135,43 @@ const path = fc
   )
   .map(([base, query]) => (query ? `${base}?${new URLSearchParams(query).toString()}` : base));
 
+/** Mostly a value the route takes, sometimes one it refuses. */
+const mostly = <T, U>(valid: fc.Arbitrary<T>, wrong: fc.Arbitrary<U>) =>
+  fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: wrong });
+
+/** Bounce and complaint events, most valid, some wrong in a field, a few naming another account. */
+const event = fc
+  .tuple(
+    fc.record(
+      {
+        event_id: mostly(fc.string({ minLength: 1, maxLength: 20 }), fc.constantFrom('', 'e'.repeat(300))),
+        type: mostly(fc.constantFrom('complaint', 'bounce'), fc.constantFrom('reactivation', 'deferral')),
+        email: mostly(fc.constantFrom('jane@example.com', ' Sam@Example.COM '), address),
+        source_id: mostly(uuid, fc.string({ maxLength: 10 })),
+        occurred_at: mostly(
+          fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01') }).map((date) => date.toISOString()),
+          fc.constantFrom('2026-11-21T20:30:06', 'yesterday'),
+        ),
+        bounce: fc.record(
+          {
+            type: mostly(fc.constantFrom('permanent', 'transient', 'undetermined'), fc.constant('hard')),
+            status: fc.string({ maxLength: 40 }),
+            reply_code: fc.oneof(fc.integer(), fc.string({ maxLength: 20 })),
+            diagnostic: fc.string({ maxLength: 100 }),
+          },
+          { requiredKeys: ['type'] },
+        ),
+        complaint: fc.record({ feedback_type: fc.string({ maxLength: 10 }) }),
+        reactivation: fc.record({ provider: fc.constantFrom('postmark', 'Postmark!') }),
+        scope: mostly(fc.constantFrom(null, 'newsletter'), fc.constantFrom('News Letter', 'x'.repeat(70))),
+        feed_id: fc.string({ maxLength: 40 }),
+      },
+      { requiredKeys: ['event_id', 'type', 'email', 'source_id', 'occurred_at', 'bounce'] },
+    ),
+    mostly(fc.constant(undefined), uuid),
+  )
+  .map(([fields, accountId]) => (accountId === undefined ? fields : { ...fields, account_id: accountId }));
+
 /** Objects nested far deeper than any valid body, as JSON text. */
 const deeplyNested = fc
   .tuple(fc.integer({ min: 100, max: 5000 }), fc.boolean())
@@ -147,6 +186,7 @@ const body = fc.oneof(
   fc
     .record({ emails: fc.array(address, { maxLength: 3 }), ids: fc.array(uuid, { maxLength: 3 }) })
     .map((value) => JSON.stringify(value)),
+  fc.array(mostly(event, fc.jsonValue()), { maxLength: 3 }).map((events) => JSON.stringify({ events })),
   fc.jsonValue().map((value) => JSON.stringify(value)),
   deeplyNested,
   fc.string({ maxLength: 200 }),
@@ -271,6 +311,22 @@ function leaksIn(line: string): string[] {
   return found;
 }
 
+/** A refusal in the JSON error shape, with a code of the table and its status. */
+function expectErrorOfTable(answer: Answer): void {
+  expect(answer.contentType).toMatch(/^application\/json/);
+  const error = JSON.parse(answer.text) as { statusCode: number; name: ErrorCode; message: string };
+  expect(Object.keys(error).sort()).toEqual(['message', 'name', 'statusCode']);
+  expect(error.statusCode).toBe(answer.status);
+  expect(Object.keys(ERROR_CODES)).toContain(error.name);
+  expect(ERROR_CODES[error.name].status).toBe(answer.status);
+  expect(error.message.length).toBeGreaterThan(0);
+}
+
+/** Jobs on the file's events queue, in any state. */
+async function queuedJobs(): Promise<number> {
+  return app.events.queue.getJobCountByTypes('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized');
+}
+
 describe('fuzzing every route', () => {
   it(`when ${RUNS} generated requests arrive (seed ${SEED}), then none answers 5xx or hangs, every refusal is an error of the table in the JSON shape and writes nothing, and no log line holds an address or a token`, async () => {
     const statuses = new Map<number, number>();
@@ -285,13 +341,7 @@ describe('fuzzing every route', () => {
         // The queue dashboard's own API, behind the admin token, answers in the shape its page reads.
         if (input.method === 'HEAD' || (input.auth === 'admin' && /^\/admin\/queues(?:[/?]|$)/.test(input.path)))
           return;
-        expect(answer.contentType).toMatch(/^application\/json/);
-        const error = JSON.parse(answer.text) as { statusCode: number; name: ErrorCode; message: string };
-        expect(Object.keys(error).sort()).toEqual(['message', 'name', 'statusCode']);
-        expect(error.statusCode).toBe(answer.status);
-        expect(Object.keys(ERROR_CODES)).toContain(error.name);
-        expect(ERROR_CODES[error.name].status).toBe(answer.status);
-        expect(error.message.length).toBeGreaterThan(0);
+        expectErrorOfTable(answer);
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
@@ -303,4 +353,49 @@ describe('fuzzing every route', () => {
     expect(leaks).toEqual([]);
     expect(logs.lines.length).toBeGreaterThan(RUNS / 2);
   }, 300_000);
+
+  it(`when ${EVENT_RUNS} generated lists of events are posted (seed ${SEED}), then each is queued whole with 202 or refused whole in the JSON shape, never 5xx`, async () => {
+    const statuses = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          auth: fc.constantFrom<FuzzRequest['auth']>('full', 'restricted'),
+          body: fc.oneof(
+            {
+              weight: 4,
+              arbitrary: fc.array(event, { minLength: 1, maxLength: 3 }).map((events) => JSON.stringify({ events })),
+            },
+            { weight: 1, arbitrary: body },
+          ),
+          encoding: fc.constantFrom<FuzzRequest['encoding']>('identity', 'gzip', 'broken-gzip'),
+        }),
+        async ({ auth, body: text, encoding }) => {
+          const before = await queuedJobs();
+          const answer = await send({
+            method: 'POST',
+            path: '/events',
+            auth,
+            junkToken: '',
+            contentType: 'application/json',
+            encoding,
+            body: text,
+            idempotencyKey: undefined,
+            requestId: undefined,
+          });
+          statuses.add(answer.status);
+          expect(answer.status, text).toBeLessThan(500);
+          if (answer.status === 202) {
+            const events = (JSON.parse(text) as { events: unknown[] }).events;
+            expect(JSON.parse(answer.text)).toMatchObject({ object: 'queued_events', count: events.length });
+            return;
+          }
+          expectErrorOfTable(answer);
+          expect(await queuedJobs(), 'a refused request queued an event').toBe(before);
+        },
+      ),
+      { seed: SEED, numRuns: EVENT_RUNS, endOnFailure: true },
+    );
+    expect(statuses).toContain(202);
+    expect(statuses).toContain(422);
+  }, 120_000);
 });

@@ -15,6 +15,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 
 const SERVER = 2;
 const CLIENT = 3;
+const PRODUCER = 4;
 const CONSUMER = 5;
 
 let built: { dir: string };
@@ -56,6 +57,10 @@ afterAll(async () => {
 
 async function startWorker(): Promise<void> {
   workers.push(await startServiceProcess(built, 'workers/main.js', env));
+}
+
+async function workerRunning(): Promise<void> {
+  if (workers.length === 0) await startWorker();
 }
 
 /** A caller's own span, as a mail system that traces would send it in `traceparent`. */
@@ -182,6 +187,68 @@ describe('traces exported over OTLP by the built service', () => {
       expect(job).toMatchObject({ kind: CONSUMER, traceId: batch.traceId, parentSpanId: batch.spanId });
       expect(post.attributes['http.response.status_code']).toBe(200);
     }
+    await receiver.close();
+  });
+
+  it('when a bounce arrives through POST /events with a traceparent, then one trace spans the request, the queue, the worker, PostgreSQL and the webhook delivery', async () => {
+    await workerRunning();
+    const { accountId, token, receiver } = await subscribedAccount();
+    const caller = callerSpan();
+    const email = uniqueEmails(1)[0] as string;
+
+    const response = await fetch(`${api.url}/events`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        traceparent: caller.traceparent,
+      },
+      body: JSON.stringify({ events: [bounceEvent(accountId, email)] }),
+    });
+    expect(response.status).toBe(202);
+
+    const request = await spanWhere('the request', (span) => span.traceId === caller.traceId && span.kind === SERVER);
+    expect(request).toMatchObject({
+      name: 'POST /events',
+      parentSpanId: caller.spanId,
+      service: 'suppression-list-api',
+    });
+    const queued = await spanWhere(
+      'the job queued',
+      (span) => span.traceId === caller.traceId && span.kind === PRODUCER && span.parentSpanId === request.spanId,
+    );
+    const job = await spanWhere(
+      'the worker’s span for the job',
+      (span) => span.traceId === caller.traceId && span.kind === CONSUMER && span.parentSpanId === queued.spanId,
+    );
+    expect(job).toMatchObject({ service: 'suppression-list-worker' });
+    const write = await spanWhere(
+      'the batch’s write',
+      (span) => span.traceId === caller.traceId && span.name === 'record events' && span.parentSpanId === job.spanId,
+    );
+    await until(() => childrenOf(write).some((span) => span.kind === CLIENT), 10_000, 'its statements');
+    expect(
+      childrenOf(write)
+        .filter((span) => span.kind === CLIENT)
+        .map((span) => span.attributes['db.system.name']),
+    ).toContain('postgresql');
+
+    await until(() => receiver.accepted().length === 1, 20_000, 'the webhook delivery');
+    const post = await spanWhere(
+      'the delivery’s request',
+      (span) => span.traceId === caller.traceId && span.kind === CLIENT && span.name === 'POST',
+    );
+    const delivery = await spanWhere('the delivery job', (span) => span.spanId === post.parentSpanId);
+    expect(delivery).toMatchObject({ kind: CONSUMER, parentSpanId: write.spanId, service: 'suppression-list-worker' });
+    expect(post.attributes).toMatchObject({ 'server.address': '127.0.0.1', 'http.response.status_code': 200 });
+
+    // Every span of the trace hangs from the caller's, through parents the trace holds.
+    const trace = spansOf(caller.traceId);
+    const ids = new Set(trace.map((span) => span.spanId));
+    for (const span of trace) expect(span.parentSpanId === caller.spanId || ids.has(span.parentSpanId)).toBe(true);
+    expect(new Set(trace.map((span) => span.service))).toEqual(
+      new Set(['suppression-list-api', 'suppression-list-worker']),
+    );
     await receiver.close();
   });
 });

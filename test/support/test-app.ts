@@ -40,7 +40,7 @@ export interface TestAppOptions extends TestSettings {
   redis?: 'live' | 'unreachable';
   /**
    * The file's events and batches queues: their depth in /metrics, the dashboard at /admin/queues,
-   * feed events published to the events queue and imports queued on the batches queue (through
+   * feed events and those of `POST /events` published to the events queue and imports queued on the batches queue (through
    * the app's Redis when that is unreachable).
    */
   queues?: boolean;
@@ -115,6 +115,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       const producer = createEventProducer({ connection, prefix: events.prefix, connectTimeoutMs: 1000 });
       producers.push(producer);
       deps.publishFeedEvents = settings.feeds?.publish ?? ((list) => producer.publishParsed(list));
+      deps.publishEvents = (list) => producer.publishParsed(list);
       const imports = createBatchProducer({ connection, prefix: batches.prefix, connectTimeoutMs: 1000 });
       producers.push(imports);
       deps.imports = settings.imports ?? imports;

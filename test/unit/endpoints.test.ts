@@ -9,6 +9,7 @@ import {
   documentPath,
   mountFeature,
   operationsOf,
+  publicAccessOf,
   sendingAccessOf,
   type OperationDoc,
 } from '../../api/http/endpoints.js';
@@ -135,6 +136,20 @@ describe('a feature declared as endpoints', () => {
     expect(sending(request('GET', '/check'))).toBe(false);
     expect(sending(request('GET', '/'))).toBe(false);
     expect(sending(request('DELETE', '/w1'))).toBe(false);
+  });
+
+  it('when a feature has a public endpoint among keyed ones, then only its requests pass without guards, HEAD as GET', () => {
+    const feature = defineFeature<{ greeting: string }>('/things', [
+      { ...widgets.endpoints[1]!, method: 'post', path: '/', access: 'sending' },
+      { ...widgets.endpoints[1]!, method: 'get', path: '/schema.json', access: 'public' },
+    ]);
+    const open = publicAccessOf(feature);
+    const request = (method: string, path: string) => ({ method, path }) as Request;
+    expect(open(request('GET', '/schema.json'))).toBe(true);
+    expect(open(request('HEAD', '/schema.json'))).toBe(true);
+    expect(open(request('POST', '/schema.json'))).toBe(false);
+    expect(open(request('POST', '/'))).toBe(false);
+    expect(open(request('GET', '/'))).toBe(false);
   });
 
   it('when the document is built, then each endpoint is one operation with its path, method and the security of its access', () => {

@@ -1,0 +1,7 @@
+import type { PublishEvents } from '../../src/events/posted-events.js';
+
+/** What the `/events` endpoints talk to. */
+export interface EventsDeps {
+  /** Queues the events of `POST /events` on the events queue; without it, they answer 503. */
+  publish?: PublishEvents | undefined;
+}
