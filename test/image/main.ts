@@ -277,8 +277,9 @@ async function runScenario(ctx: Context, scenario: Scenario): Promise<void> {
     ...Object.entries(scenario.files ?? {}).flatMap(([host, inside]) => ['--volume', `${host}:${inside}:ro`]),
     IMAGE,
   ];
+  // Registered before the start, so that a run interrupted while podman creates it removes it too.
+  ctx.cleanup.push(`remove container ${container}`, () => podman(p, ['rm', '--force', '--ignore', container]));
   const started = await podman(p, args, { timeoutMs: 60_000 });
-  ctx.cleanup.push(`remove container ${container}`, () => podman(p, ['rm', '--force', container]));
   if (!results.check(`${label}: the container starts`, started.code === 0 ? undefined : lastLine(started.stderr)))
     return;
 
