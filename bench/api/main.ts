@@ -23,7 +23,7 @@ async function main(): Promise<number> {
   const sizes = quick ? QUICK_SIZES : FULL_SIZES;
   const config = loadConfig();
   const logger = createLogger('warn');
-  const deadline = startDeadline(quick ? 120_000 : 300_000, `bench${quick ? ' --quick' : ''}`);
+  const deadline = startDeadline(quick ? 180_000 : 420_000, `bench${quick ? ' --quick' : ''}`);
   deadline.signal.addEventListener('abort', () => {
     setTimeout(() => {
       process.stderr.write('bench: teardown did not finish in time; exiting without it\n');
