@@ -185,8 +185,9 @@ const configSchema = z.object({
     )
     .default([]),
   /**
-   * Lets webhook endpoints be http:// and resolve to private, loopback or link-local addresses:
-   * for development and tests only, since it lets API callers make the service call its own network.
+   * Lets webhook endpoints be http:// and resolve to private or loopback addresses, never to a cloud
+   * metadata address: for development and tests only, since it lets API callers make the service
+   * call its own network.
    */
   WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: z
     .enum(['true', 'false'], { error: 'must be true or false' })
