@@ -1,5 +1,5 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link, type SpanContext } from '@opentelemetry/api';
-import { traceparentOf, tracer } from './tracing.js';
+import { ROOT_CONTEXT, SpanKind, trace, type Link, type SpanContext } from '@opentelemetry/api';
+import { endAfter, traceparentOf, tracer } from './tracing.js';
 
 /**
  * Runs a write that carries many traced items (a batch of events in one statement) in a span of its
@@ -21,16 +21,6 @@ export function batchSpan<T>(
     name,
     { kind: SpanKind.INTERNAL, links, attributes: { 'messaging.batch.message_count': parents.length } },
     parent,
-    async (span) => {
-      try {
-        return await run(traceparentOf(trace.setSpan(parent, span)));
-      } catch (error) {
-        span.recordException(error as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
+    (span) => endAfter(span, () => run(traceparentOf(trace.setSpan(parent, span)))),
   );
 }

@@ -83,10 +83,22 @@ export function traceLogFields(): Record<string, string> {
   return span ? { trace_id: span.traceId, span_id: span.spanId } : {};
 }
 
+/** Runs `run` as the span's work, then ends the span; a failure is recorded on it and thrown on. */
+export async function endAfter<T>(span: Span, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    span.recordException(error as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
 /**
- * Runs `run` in a new span, a child of the active one; a failure is recorded on the span and thrown
- * on. Without an active span (a poll, a sweep) nothing is made: a span only has meaning inside the
- * trace of a request or a job.
+ * Runs `run` in a new span, a child of the active one. Without an active span (a poll, a sweep)
+ * nothing is made: a span only has meaning inside the trace of a request or a job.
  */
 export function childSpan<T>(
   name: string,
@@ -94,15 +106,5 @@ export function childSpan<T>(
   run: (span: Span | undefined) => Promise<T>,
 ): Promise<T> {
   if (trace.getSpan(context.active()) === undefined) return run(undefined);
-  return tracer().startActiveSpan(name, options, async (span) => {
-    try {
-      return await run(span);
-    } catch (error) {
-      span.recordException(error as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer().startActiveSpan(name, options, (span) => endAfter(span, () => run(span)));
 }
