@@ -16,6 +16,12 @@ export interface ProducerConnectionOptions {
   connectTimeoutMs?: number;
   /** Connection errors between calls (calls themselves reject); ignored unless given. */
   onError?: (error: Error) => void;
+  /**
+   * Puts the active OpenTelemetry trace in each job, so that the worker's span for it continues the
+   * producer's trace: for a host process that runs an OpenTelemetry SDK of its own. Default: only
+   * in the service's own processes, when they trace.
+   */
+  tracing?: boolean;
 }
 
 export interface ProducerQueue {
@@ -63,7 +69,7 @@ export function producerQueue(name: string, options: ProducerConnectionOptions):
           connection,
           prefix: options.prefix ?? LIBRARY_DEFAULTS.queuePrefix,
           defaultJobOptions: DEFAULT_JOB_OPTIONS,
-          ...queueTelemetry(),
+          ...queueTelemetry(options.tracing === true),
         });
         // Without a listener an 'error' event would crash the producer's host process.
         queue.on('error', options.onError ?? (() => undefined));

@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventProducer } from '../../src/events/event-producer.js';
 import { EVENTS_QUEUE } from '../../src/queues.js';
@@ -250,5 +254,44 @@ describe('traces exported over OTLP by the built service', () => {
       new Set(['suppression-list-api', 'suppression-list-worker']),
     );
     await receiver.close();
+  });
+
+  it('when a mail system’s own traced Node process publishes with the library and tracing: true, then the worker’s span continues its trace', async () => {
+    await workerRunning();
+    const { accountId } = await newAccount(database.db);
+    // The host's own OpenTelemetry setup, as a mail system written in Node would have it.
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    trace.setGlobalTracerProvider(provider);
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    try {
+      const producer = createEventProducer({ connection: events.redisUrl, prefix: events.prefix, tracing: true });
+      const sending = provider.getTracer('mail-system').startSpan('send the newsletter');
+      try {
+        await context.with(trace.setSpan(context.active(), sending), () =>
+          producer.publish(bounceEvent(accountId, uniqueEmails(1)[0] as string)),
+        );
+      } finally {
+        sending.end();
+        await producer.close();
+      }
+      const { traceId, spanId } = sending.spanContext();
+      const added = exporter
+        .getFinishedSpans()
+        .find((span) => span.spanContext().traceId === traceId && span.parentSpanContext?.spanId === spanId);
+      expect(added?.kind).toBe(SpanKind.PRODUCER);
+
+      const job = await spanWhere(
+        'the worker’s span for the job',
+        (span) => span.traceId === traceId && span.kind === CONSUMER,
+      );
+      expect(job).toMatchObject({ parentSpanId: added?.spanContext().spanId, service: 'suppression-list-worker' });
+    } finally {
+      trace.disable();
+      context.disable();
+      propagation.disable();
+      await provider.shutdown();
+    }
   });
 });
