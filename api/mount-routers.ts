@@ -124,7 +124,7 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
   // which needs no key. Only POST carries a body; idempotency keys guard it as elsewhere.
   app.use(
     EVENTS_PATH,
-    eventsRouter({ publish: deps.publishEvents }, [
+    eventsRouter({ publish: deps.publishEvents, metrics }, [
       noStore,
       authenticate({ ...authentication, sendingAccess: isSendingEventsRequest }),
       ...rateLimited,

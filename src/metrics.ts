@@ -48,6 +48,8 @@ export interface Metrics {
   readonly batchEntries: Counter<'outcome'>;
   /** `suppression_check_addresses_total{result}`: addresses the check answered for, suppressed or sendable. */
   readonly checkAddresses: Counter<'result'>;
+  /** `posted_events_total{type}`: events queued through `POST /events`, by type. */
+  readonly postedEvents: Counter<'type'>;
   /** `rate_limit_rejections_total`: requests answered 429. */
   readonly rateLimitRejections: Counter;
   /** `rate_limit_redis_failures_total`: rate-limit checks that failed open because Redis did not answer. */
@@ -244,6 +246,12 @@ export function createMetrics(): Metrics {
       name: 'suppression_check_addresses_total',
       help: 'Addresses answered by POST /suppressions/check (each valid address once per request), by result: suppressed or sendable.',
       labelNames: ['result'] as const,
+      registers: [registry],
+    }),
+    postedEvents: new Counter({
+      name: 'posted_events_total',
+      help: 'Events queued through POST /events, by type: bounce, complaint or reactivation.',
+      labelNames: ['type'] as const,
       registers: [registry],
     }),
     rateLimitRejections: new Counter({

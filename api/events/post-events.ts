@@ -60,9 +60,10 @@ export const postEventsEndpoint: Endpoint<EventsDeps> = {
     },
   },
   handler:
-    ({ publish }) =>
+    ({ publish, metrics }) =>
     async (req, res) => {
-      const jobIds = await queuePostedEvents(req.body, accountOf(res), publish);
+      const { jobIds, types } = await queuePostedEvents(req.body, accountOf(res), publish);
+      for (const [type, count] of types) metrics.postedEvents.inc({ type }, count);
       res
         .status(202)
         .json({ object: 'queued_events', count: jobIds.length, job_ids: [...jobIds] } satisfies QueuedEvents);

@@ -13,7 +13,7 @@ export const metricsEndpoint: Endpoint<ProbeDeps> = {
     tags: ['Operations'],
     summary: 'Prometheus metrics',
     description:
-      'Request durations, addresses checked, events and batch entries by outcome, queue depths and the age of the oldest waiting job, readiness of the database and Redis, pool usage, rate-limit rejections.',
+      'Request durations, addresses checked, events posted by type, events and batch entries by outcome, queue depths and the age of the oldest waiting job, readiness of the database and Redis, pool usage, rate-limit rejections.',
     security: [{}, { metricsToken: [] }],
     responses: {
       200: {

@@ -88,17 +88,21 @@ export type PublishEvents = (events: readonly SuppressionEvent[]) => Promise<rea
 
 /**
  * Validates the events of a `POST /events` body and queues them all, or none: the job ids, in the
- * order of the request. Without a queue, or with Redis unreachable, a 503 the caller retries.
+ * order of the request, and how many of each type were queued. Without a queue, or with Redis
+ * unreachable, a 503 the caller retries.
  */
 export async function queuePostedEvents(
   body: unknown,
   accountId: string,
   publish: PublishEvents | undefined,
-): Promise<readonly string[]> {
+): Promise<{ jobIds: readonly string[]; types: ReadonlyMap<string, number> }> {
   const events = parsePostedEvents(body, accountId);
   if (!publish) throw new AppError('service_unavailable', 'The event queue is not available.');
   try {
-    return await publish(events);
+    const jobIds = await publish(events);
+    const types = new Map<string, number>();
+    for (const event of events) types.set(event.type, (types.get(event.type) ?? 0) + 1);
+    return { jobIds, types };
   } catch (error) {
     throw new AppError('service_unavailable', 'The event queue is unavailable. Try again shortly.', { cause: error });
   }

@@ -94,6 +94,26 @@ describe('POST /events', () => {
     });
   });
 
+  it('when events are queued, then /metrics counts them by type in posted_events_total, and a refused request counts nothing', async () => {
+    const countOf = async (type: string): Promise<number> => {
+      const text = await (await fetch(`${app.server.url}/metrics`)).text();
+      const line = text.split('\n').find((entry) => entry.startsWith(`posted_events_total{type="${type}"}`));
+      return line === undefined ? 0 : Number(line.split(' ').pop());
+    };
+    const before = { bounce: await countOf('bounce'), complaint: await countOf('complaint') };
+    const events = [
+      bounceEvent(account.accountId, uniqueEmail()),
+      bounceEvent(account.accountId, uniqueEmail()),
+      complaintEvent(account.accountId, uniqueEmail()),
+    ];
+
+    expect((await account.api.post('/events', { events: events.map(posted) })).status).toBe(202);
+    expect((await account.api.post('/events', { events: [{ ...posted(events[0]!), email: 'no' }] })).status).toBe(422);
+
+    expect(await countOf('bounce')).toBe(before.bounce + 2);
+    expect(await countOf('complaint')).toBe(before.complaint + 1);
+  });
+
   it('when the same request is sent twice, then each event is queued once and applied once', async () => {
     const email = uniqueEmail();
     const events = [bounceEvent(account.accountId, email), complaintEvent(account.accountId, email)];

@@ -104,6 +104,8 @@ async function traffic(account: TestAccount, api: ApiClient, feed: Feed, passwor
     // An account that does not exist: the job fails for good.
     bounceEvent(randomUUID(), uniqueEmail()),
   ]);
+  // A mail system's own events over HTTP, without the library.
+  expect((await api.post('/events', { events: [bounceEvent(account.accountId, uniqueEmail())] })).status).toBe(202);
   const body = fixture('postmark', 'bounce-hard.json').replace('john@example.com', uniqueEmail());
   const post = (authorization: string) =>
     fetch(`${service.url}${feedPath(feed.id)}`, {
