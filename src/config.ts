@@ -219,6 +219,15 @@ const configSchema = z.object({
   CONSOLE_SESSION_HOURS: wholeNumber
     .pipe(z.number().min(1, { error: 'must be at least 1' }).max(720, { error: 'must be at most 720 (30 days)' }))
     .default(8),
+  /**
+   * OpenTelemetry's own variables that decide whether the service traces; its SDK reads these and
+   * the rest of its `OTEL_*` settings itself (docs/operations.md, Traces).
+   */
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_TRACES_EXPORTER: z.string().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().optional(),
+  OTEL_SERVICE_NAME: z.string().optional(),
   /** The built console to serve at /console; unset, the dist/console that `npm run build` writes. */
   CONSOLE_DIR: z.string().trim().min(1).optional(),
 });

@@ -1,21 +1,10 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { poolGauges, queueGauges, replicaGauges, SCRAPE_READ_TIMEOUT_MS, withTimeout } from './scrape-gauges.js';
 import type { Queryable } from './db/database.js';
 import type { ReadReplicas } from './db/read-replicas.js';
 import { oldestUndeliveredChangeAge } from './webhooks/delivery-repository.js';
-
-/** The job states reported as queue depth. */
-export const QUEUE_STATES = [
-  'waiting',
-  'active',
-  'delayed',
-  'prioritized',
-  'waiting-children',
-  'completed',
-  'failed',
-  'paused',
-] as const;
 
 /** Outcomes of a batch job counted per entry (the numeric fields of a BatchResult). */
 export const BATCH_OUTCOMES = [
@@ -28,9 +17,6 @@ export const BATCH_OUTCOMES = [
   'invalid',
   'duplicates',
 ] as const;
-
-/** A queue-depth read never holds a scrape longer than this. */
-const QUEUE_COUNT_TIMEOUT_MS = 1000;
 
 /**
  * The service's Prometheus metrics, on a registry of their own (one per app or process, so tests
@@ -84,60 +70,6 @@ export interface Metrics {
   collectProcessMetrics(): void;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Each replica's state from its monitor, and its pool's use, read at scrape time. */
-function replicaGauges(registry: Registry, replicas: ReadReplicas): void {
-  const labelNames = ['replica'] as const;
-  new Gauge({
-    name: 'db_replica_up',
-    help: 'Whether the read replica answers as a replica (1) or not (0).',
-    labelNames,
-    registers: [registry],
-    collect() {
-      for (const { replica, state } of replicas.states()) this.set({ replica }, state === 'down' ? 0 : 1);
-    },
-  });
-  new Gauge({
-    name: 'db_replica_lag_seconds',
-    help: 'How far the read replica is behind the primary, from their WAL positions (0 when it has replayed everything); absent while it is down.',
-    labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const { replica, lagMs } of replicas.states()) if (lagMs !== null) this.set({ replica }, lagMs / 1000);
-    },
-  });
-  const poolGauge = (name: string, help: string, read: (pool: pg.Pool) => number): void => {
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      collect() {
-        for (const { name: replica, db } of replicas.replicas) this.set({ replica }, read(db.pool));
-      },
-    });
-  };
-  poolGauge('db_replica_pool_connections_total', 'Connections open in the read replica’s pool.', (p) => p.totalCount);
-  poolGauge(
-    'db_replica_pool_connections_idle',
-    'Connections open and idle in the read replica’s pool.',
-    (p) => p.idleCount,
-  );
-  poolGauge(
-    'db_replica_pool_waiting_requests',
-    'Queries waiting for a connection of the read replica’s pool.',
-    (p) => p.waitingCount,
-  );
-}
-
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const pools = new Set<pg.Pool>();
@@ -147,73 +79,8 @@ export function createMetrics(): Metrics {
   let trackedReplicas: ReadReplicas | undefined;
   let readinessChecks: (() => Promise<Readonly<Record<string, 'ok' | 'failed'>>>) | undefined;
 
-  const sumPools = (read: (pool: pg.Pool) => number): number => [...pools].reduce((sum, pool) => sum + read(pool), 0);
-  new Gauge({
-    name: 'db_pool_connections_total',
-    help: 'PostgreSQL connections open in the pool (idle and in use).',
-    registers: [registry],
-    collect() {
-      this.set(sumPools((pool) => pool.totalCount));
-    },
-  });
-  new Gauge({
-    name: 'db_pool_connections_idle',
-    help: 'PostgreSQL connections open and idle in the pool.',
-    registers: [registry],
-    collect() {
-      this.set(sumPools((pool) => pool.idleCount));
-    },
-  });
-  new Gauge({
-    name: 'db_pool_waiting_requests',
-    help: 'Queries waiting for a pool connection.',
-    registers: [registry],
-    collect() {
-      this.set(sumPools((pool) => pool.waitingCount));
-    },
-  });
-  new Gauge({
-    name: 'bullmq_queue_jobs',
-    help: 'Jobs in each BullMQ queue by state.',
-    labelNames: ['queue', 'state'] as const,
-    registers: [registry],
-    async collect() {
-      // One round trip per queue; a queue whose Redis does not answer is left out of this scrape.
-      this.reset();
-      await Promise.all(
-        [...queues].map(async (queue) => {
-          try {
-            const counts = await withTimeout(queue.getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS);
-            for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
-          } catch {
-            // Readiness reports Redis; the metric simply has no sample this time.
-          }
-        }),
-      );
-    },
-  });
-
-  new Gauge({
-    name: 'bullmq_queue_oldest_waiting_job_seconds',
-    help: 'Seconds since the oldest job waiting in each BullMQ queue became due (0 when none waits).',
-    labelNames: ['queue'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      await Promise.all(
-        [...queues].map(async (queue) => {
-          try {
-            // The waiting list's far end: one job, the longest-waiting, read in one round trip.
-            const oldest = await withTimeout(queue.getWaiting(0, 0), QUEUE_COUNT_TIMEOUT_MS);
-            const due = Math.min(...oldest.map((job) => job.timestamp + (job.delay ?? 0)));
-            this.set({ queue: queue.name }, Number.isFinite(due) ? Math.max(0, (Date.now() - due) / 1000) : 0);
-          } catch {
-            // As for the job counts: no sample this time.
-          }
-        }),
-      );
-    },
-  });
+  poolGauges(registry, pools);
+  queueGauges(registry, queues);
 
   return {
     registry,
@@ -297,7 +164,7 @@ export function createMetrics(): Metrics {
         registers: [registry],
         async collect() {
           try {
-            this.set(await withTimeout(oldestUndeliveredChangeAge(db), QUEUE_COUNT_TIMEOUT_MS));
+            this.set(await withTimeout(oldestUndeliveredChangeAge(db), SCRAPE_READ_TIMEOUT_MS));
           } catch {
             // Readiness reports the database; the metric simply has no fresh sample this time.
           }

@@ -30,7 +30,7 @@ export async function openRuntime(applicationName: string, options: RuntimeOptio
   const config = loadConfig();
   // OTEL_* variables are OpenTelemetry's own, read by its SDK; the service name is the process's.
   // Started before the logger, whose lines then carry the trace they were written in.
-  const tracing = await startTracing(applicationName);
+  const tracing = await startTracing(applicationName, config);
   const logger = createLogger(config.LOG_LEVEL, options.logTo);
   if (tracing) logger.info('exporting traces (OpenTelemetry)');
   const applied = await migrate(config.DATABASE_URL, logger);

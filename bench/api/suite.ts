@@ -195,7 +195,7 @@ export async function runSuite(
       await stopTracing();
       for (const name of Object.keys(tracingEnv(sink.endpoint))) delete process.env[name];
     });
-    await startTracing('bench-ingest');
+    await startTracing('bench-ingest', tracingEnv(sink.endpoint));
     return measureIngest(config, { ...ingestSettings, rounds: 1 }, logger, deadline, cleanup);
   });
   if (tracedIngest.problems.length > 0) {

@@ -1,4 +1,5 @@
-import type { Database, Queryable } from '../db/database.js';
+import type { Database } from '../db/database.js';
+import { traceChangesOf } from '../webhooks/delivery-repository.js';
 import { recordEvents, type RecordedEvent } from './event-repository.js';
 import { applyReactivation } from './reactivation-repository.js';
 import { DEFAULT_EVENT_POLICY, eventPolicies, type EventPolicy } from '../policy/settings-repository.js';
@@ -39,12 +40,6 @@ export async function recordEventBatch(
   return events.map((event) => byEvent.get(event) as RecordedEvent);
 }
 
-/** Hands the trace to the webhook changes the transaction's writes make (the outbox trigger reads it). */
-async function carryTrace(client: Queryable, traceparent: string | undefined): Promise<void> {
-  if (traceparent === undefined) return;
-  await client.query({ text: "SELECT set_config('suppression_list.trace_context', $1, true)", values: [traceparent] });
-}
-
 async function recordSuppressingBatch(
   db: Database,
   events: readonly SuppressionEvent[],
@@ -65,7 +60,7 @@ async function recordSuppressingBatch(
     counted.length === 0 && traceparent === undefined
       ? await writeOnce(records, (distinct) => recordEvents(db, distinct))
       : await db.withTransaction(async (client) => {
-          await carryTrace(client, traceparent);
+          if (traceparent !== undefined) await traceChangesOf(client, traceparent);
           if (counted.length > 0) await lockAddresses(client, counted);
           return writeOnce(records, async (distinct) => {
             const written = await recordEvents(client, distinct);

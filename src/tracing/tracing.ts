@@ -10,6 +10,19 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
+import type { Config } from '../config.js';
+
+/** The settings that decide whether the service traces, and under what name. */
+export type TracingSettings = Partial<
+  Pick<
+    Config,
+    | 'OTEL_SDK_DISABLED'
+    | 'OTEL_TRACES_EXPORTER'
+    | 'OTEL_EXPORTER_OTLP_ENDPOINT'
+    | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
+    | 'OTEL_SERVICE_NAME'
+  >
+>;
 
 /** The name spans and the queue's telemetry are recorded under. */
 export const TRACER_NAME = 'suppression-list';
@@ -20,7 +33,7 @@ let sdk: NodeSDK | undefined;
  * Whether the environment asks for traces: an OTLP endpoint, or an exporter other than `none`,
  * and the SDK not disabled. Unset, nothing is traced and no span is ever made.
  */
-export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+export function tracingRequested(env: TracingSettings): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
   const exporters = (env.OTEL_TRACES_EXPORTER ?? '')
     .split(',')
@@ -36,7 +49,7 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
  * Metrics stay with Prometheus and logs with pino, so the SDK exports traces only. The SDK is
  * loaded only then: a process that does not trace never pays for loading it.
  */
-export async function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+export async function startTracing(serviceName: string, env: TracingSettings): Promise<boolean> {
   if (sdk || !tracingRequested(env)) return sdk !== undefined;
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
   sdk = new NodeSDK({

@@ -21,6 +21,17 @@ interface ChangeRow {
 }
 
 /**
+ * Hands a trace (a W3C traceparent) to the outbox rows the rest of the caller's transaction makes:
+ * the outbox trigger stores it with each change, for its first delivery to continue.
+ */
+export async function traceChangesOf(transaction: Queryable, traceparent: string): Promise<void> {
+  await transaction.query({
+    text: "SELECT set_config('suppression_list.trace_context', $1, true)",
+    values: [traceparent],
+  });
+}
+
+/**
  * Up to `limit` outbox rows, oldest first, locked until the caller's transaction ends: concurrent
  * dispatchers take disjoint rows (SKIP LOCKED).
  */

@@ -157,6 +157,17 @@ function publishStream(accountId: string): { published: () => number; stop: () =
   };
 }
 
+/** A stream of events published for the account, once the workers have applied 200 of them. */
+async function streamUnderWay(accountId: string): Promise<ReturnType<typeof publishStream>> {
+  const stream = publishStream(accountId);
+  await eventually(
+    async () => (await recordedEventIds(accountId)).length >= 200,
+    20_000,
+    'the workers applying the stream',
+  );
+  return stream;
+}
+
 async function recordedEventIds(accountId: string): Promise<string[]> {
   const { rows } = await database.db.query<{ event_id: string }>({
     text: 'SELECT event_id FROM suppression_events WHERE account_id = $1',
@@ -221,12 +232,7 @@ describe('SIGTERM to the all-in-one process', () => {
     const service = await start({});
     const url = service.url as string;
     const account = await newAccount(database.db);
-    const stream = publishStream(account.accountId);
-    await eventually(
-      async () => (await recordedEventIds(account.accountId)).length >= 200,
-      20_000,
-      'the workers applying the stream',
-    );
+    const stream = await streamUnderWay(account.accountId);
     // An account of its own: the import's entries are records of the audit trail too.
     const upload = trickledImport(url, await newAccount(database.db), 1500);
     await upload.reading;
@@ -295,12 +301,7 @@ describe('SIGTERM to ROLE=workers', () => {
   it('when events stream in, then /ready answers 503 while the workers finish their active jobs, it exits 0, no event is lost, and a worker started again applies the rest', async () => {
     const service = await start({ ROLE: 'workers' });
     const account = await newAccount(database.db);
-    const stream = publishStream(account.accountId);
-    await eventually(
-      async () => (await recordedEventIds(account.accountId)).length >= 200,
-      20_000,
-      'the workers applying the stream',
-    );
+    const stream = await streamUnderWay(account.accountId);
 
     const stopping = signal(service);
     const readiness = await readinessUntilGone(service.url as string);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { tracingRequested } from '../../src/tracing/tracing.js';
 
 describe('when traces are exported', () => {
-  it.each<[NodeJS.ProcessEnv, boolean, string]>([
+  it.each<[Record<string, string>, boolean, string]>([
     [{}, false, 'nothing set'],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, true, 'an OTLP endpoint'],
     [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }, true, 'a traces endpoint'],
@@ -17,6 +18,6 @@ describe('when traces are exported', () => {
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' }, false, 'an empty endpoint'],
     [{ OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'http://collector:4318/v1/metrics' }, false, 'only a metrics endpoint'],
   ])('when the environment has %j, then tracing is %s (%s)', (env, expected) => {
-    expect(tracingRequested(env)).toBe(expected);
+    expect(tracingRequested(loadConfig(env))).toBe(expected);
   });
 });
