@@ -43,6 +43,10 @@ export function tableRows(steps: readonly StepResult[]): string[][] {
         `${(s.vacuumMs.suppressions / 1000).toFixed(1)} s / ${(s.vacuumMs.suppression_events / 1000).toFixed(1)} s`,
     ),
     row(
+      'read into the cache before measuring (pg_prewarm): size, s',
+      (s) => `${mb(f(s).warmed.bytes)}, ${(f(s).warmed.ms / 1000).toFixed(1)} s`,
+    ),
+    row(
       'lookup service: /s, p50, p99',
       (s) =>
         `${count(f(s).lookup.service.perSecond)}, ${ms(f(s).lookup.service.p50Ms)}, ${ms(f(s).lookup.service.p99Ms)}`,
