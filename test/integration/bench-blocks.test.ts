@@ -31,9 +31,11 @@ const TINY: SuiteSizes = {
 };
 
 describe('bench building blocks', () => {
-  it('when run, then every block reports positive figures in the latest.json shape', { timeout: 60_000 }, async () => {
+  // Alone the blocks take about 35 s; beside the rest of the suite on two shared cores, up to twice
+  // that. The deadline is there so that a block that hangs fails with its name, not to time them.
+  it('when run, then every block reports positive figures in the latest.json shape', { timeout: 160_000 }, async () => {
     const config = loadConfig({ ...process.env, DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl') });
-    const deadline = startDeadline(55_000, 'bench blocks test');
+    const deadline = startDeadline(150_000, 'bench blocks test');
     try {
       const results = await runSuite(config, TINY, createLogger('silent'), deadline);
       expect(Object.keys(results).sort()).toEqual(
