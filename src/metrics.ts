@@ -1,10 +1,16 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { poolGauges, queueGauges, replicaGauges, SCRAPE_READ_TIMEOUT_MS, withTimeout } from './scrape-gauges.js';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import {
+  poolGauges,
+  queueGauges,
+  readinessGauge,
+  replicaGauges,
+  webhookBacklogGauge,
+  type ReadinessChecks,
+} from './scrape-gauges.js';
 import type { Queryable } from './db/database.js';
 import type { ReadReplicas } from './db/read-replicas.js';
-import { oldestUndeliveredChangeAge } from './webhooks/delivery-repository.js';
 
 /** Outcomes of a batch job counted per entry (the numeric fields of a BatchResult). */
 export const BATCH_OUTCOMES = [
@@ -65,7 +71,7 @@ export interface Metrics {
    */
   trackQueue(queue: Queue): void;
   /** Reports the readiness checks (`database`, `redis`) in `readiness_check_ok{check}`, run at each scrape. */
-  trackReadiness(checks: () => Promise<Readonly<Record<string, 'ok' | 'failed'>>>): void;
+  trackReadiness(checks: ReadinessChecks): void;
   /** Adds Node.js process metrics (`process_*`, `nodejs_*`) once. */
   collectProcessMetrics(): void;
 }
@@ -77,7 +83,7 @@ export function createMetrics(): Metrics {
   let processMetrics = false;
   let backlogDatabase: Queryable | undefined;
   let trackedReplicas: ReadReplicas | undefined;
-  let readinessChecks: (() => Promise<Readonly<Record<string, 'ok' | 'failed'>>>) | undefined;
+  let readinessChecks: ReadinessChecks | undefined;
 
   poolGauges(registry, pools);
   queueGauges(registry, queues);
@@ -158,18 +164,7 @@ export function createMetrics(): Metrics {
     trackWebhookBacklog(db) {
       if (backlogDatabase) return;
       backlogDatabase = db;
-      new Gauge({
-        name: 'webhook_oldest_undelivered_change_seconds',
-        help: 'Age of the oldest suppression change not yet delivered to every webhook it is for (nor given up); 0 when none.',
-        registers: [registry],
-        async collect() {
-          try {
-            this.set(await withTimeout(oldestUndeliveredChangeAge(db), SCRAPE_READ_TIMEOUT_MS));
-          } catch {
-            // Readiness reports the database; the metric simply has no fresh sample this time.
-          }
-        },
-      });
+      webhookBacklogGauge(registry, db);
     },
     trackPool(pool) {
       pools.add(pool);
@@ -191,16 +186,7 @@ export function createMetrics(): Metrics {
     trackReadiness(checks) {
       if (readinessChecks) return;
       readinessChecks = checks;
-      new Gauge({
-        name: 'readiness_check_ok',
-        help: 'Whether each check of /ready (database, redis) answered within its 1 s at this scrape (1) or not (0).',
-        labelNames: ['check'] as const,
-        registers: [registry],
-        async collect() {
-          this.reset();
-          for (const [check, state] of Object.entries(await checks())) this.set({ check }, state === 'ok' ? 1 : 0);
-        },
-      });
+      readinessGauge(registry, checks);
     },
     collectProcessMetrics() {
       if (processMetrics) return;

@@ -1,7 +1,13 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import { Gauge, type Registry } from 'prom-client';
+import type { Queryable } from './db/database.js';
 import type { ReadReplicas } from './db/read-replicas.js';
+import { oldestUndeliveredChangeAge } from './webhooks/delivery-repository.js';
+import { withTimeout } from './with-timeout.js';
+
+/** `/ready`'s checks by name, each `ok` or `failed`. */
+export type ReadinessChecks = () => Promise<Readonly<Record<string, 'ok' | 'failed'>>>;
 
 /** The job states reported as queue depth. */
 const QUEUE_STATES = [
@@ -16,15 +22,7 @@ const QUEUE_STATES = [
 ] as const;
 
 /** A read made at scrape time (a queue's counts, the webhook backlog) never holds a scrape longer than this. */
-export const SCRAPE_READ_TIMEOUT_MS = 1000;
-
-export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const SCRAPE_READ_TIMEOUT_MS = 1000;
 
 /** Each replica's state from its monitor, and its pool's use, read at scrape time. */
 export function replicaGauges(registry: Registry, replicas: ReadReplicas): void {
@@ -134,6 +132,36 @@ export function queueGauges(registry: Registry, queues: ReadonlySet<Queue>): voi
         const due = Math.min(...oldest.map((job) => job.timestamp + (job.delay ?? 0)));
         this.set({ queue: queue.name }, Number.isFinite(due) ? Math.max(0, (Date.now() - due) / 1000) : 0);
       });
+    },
+  });
+}
+
+/** The age of the oldest change not yet delivered, read from the database at scrape time. */
+export function webhookBacklogGauge(registry: Registry, db: Queryable): void {
+  new Gauge({
+    name: 'webhook_oldest_undelivered_change_seconds',
+    help: 'Age of the oldest suppression change not yet delivered to every webhook it is for (nor given up); 0 when none.',
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await withTimeout(oldestUndeliveredChangeAge(db), SCRAPE_READ_TIMEOUT_MS));
+      } catch {
+        // Readiness reports the database; the metric simply has no fresh sample this time.
+      }
+    },
+  });
+}
+
+/** The readiness checks, run at each scrape. */
+export function readinessGauge(registry: Registry, checks: ReadinessChecks): void {
+  new Gauge({
+    name: 'readiness_check_ok',
+    help: 'Whether each check of /ready (database, redis) answered within its 1 s at this scrape (1) or not (0).',
+    labelNames: ['check'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const [check, state] of Object.entries(await checks())) this.set({ check }, state === 'ok' ? 1 : 0);
     },
   });
 }

@@ -2,16 +2,9 @@ import { healthSchema, readinessSchema, type Readiness } from '../../src/contrac
 import type { Endpoint } from '../http/endpoints.js';
 import { errorResponses, JSON_TYPE } from '../openapi/responses.js';
 import type { ProbeDeps } from './deps.js';
+import { withTimeout } from '../../src/with-timeout.js';
 
 const READY_CHECK_TIMEOUT_MS = 1000;
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 async function check(probe: () => Promise<unknown>): Promise<'ok' | 'failed'> {
   try {

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Cluster } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { RedisClient } from '../redis.js';
+import { withTimeout } from '../with-timeout.js';
 
 /**
  * The accounts that wrote in the last moments, whose reads must go to the primary: a replica may not
@@ -23,14 +24,6 @@ const REDIS_TIMEOUT_MS = 250;
 
 /** The in-memory marks are swept of expired ones when there are more than this. */
 const SWEEP_ABOVE = 10_000;
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 export interface RecentWritesOptions {
   /** Without it (a lone process, as in tests), the marks are this process's only. */
@@ -59,7 +52,7 @@ export function createRecentWrites({ redis, keyPrefix, ttlMs, logger }: RecentWr
       }
       if (!redis) return;
       try {
-        await withTimeout(redis.set(keyOf(accountId), '1', 'PX', ttlMs), REDIS_TIMEOUT_MS);
+        await withTimeout(redis.set(keyOf(accountId), '1', 'PX', ttlMs), REDIS_TIMEOUT_MS, 'Redis did not answer');
       } catch (error) {
         // The write is made; only another process's read of it may go to a replica in the next
         // second, and only if that process can reach Redis when this one could not.
@@ -72,7 +65,7 @@ export function createRecentWrites({ redis, keyPrefix, ttlMs, logger }: RecentWr
       const unknown = accountIds.filter((id) => !found.has(id));
       if (!redis || unknown.length === 0) return found;
       try {
-        const answers = await withTimeout(values(redis, unknown.map(keyOf)), REDIS_TIMEOUT_MS);
+        const answers = await withTimeout(values(redis, unknown.map(keyOf)), REDIS_TIMEOUT_MS, 'Redis did not answer');
         unknown.forEach((id, index) => {
           if (answers[index] !== null) found.add(id);
         });
