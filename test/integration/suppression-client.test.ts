@@ -386,7 +386,9 @@ describe('network failures', () => {
       expect(error).toBeInstanceOf(SuppressionCheckUnavailableError);
       expect(error.message).toBe('No suppression check within 700 ms: attempt 1 got no answer in time.');
       expect(ms).toBeGreaterThanOrEqual(690);
-      expect(ms).toBeLessThan(700 + 250);
+      // Cut at the deadline, not left waiting on a server that never answers; the margin is for a
+      // timer firing late on two cores shared with the rest of the suite (up to 370 ms was seen).
+      expect(ms).toBeLessThan(700 + 1000);
     } finally {
       for (const socket of sockets) socket.destroy();
       silent.close();
