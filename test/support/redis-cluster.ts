@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import type { RedisEndpoint } from '../../src/redis.js';
+import { freePorts } from './free-port.js';
 import { sleep } from './sleep.js';
 
 /** A node dies when its peers have not heard from it for this long; its replica then takes over. */
@@ -33,26 +33,6 @@ export interface RedisCluster {
   killAll(): Promise<void>;
   /** Stops every node and removes their files. */
   stop(): Promise<void>;
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** Six ports whose bus ports (+10000) are free too, from a random start so parallel runs rarely meet. */
-async function freePorts(count: number): Promise<number[]> {
-  const ports: number[] = [];
-  let candidate = 20_000 + Math.floor(Math.random() * 30_000);
-  while (ports.length < count) {
-    candidate += 1;
-    if (candidate + BUS_OFFSET > 65_535) candidate = 20_000;
-    if ((await portFree(candidate)) && (await portFree(candidate + BUS_OFFSET))) ports.push(candidate);
-  }
-  return ports;
 }
 
 function run(command: string, args: readonly string[]): Promise<string> {
@@ -147,7 +127,7 @@ async function whole(ports: readonly number[], masters: number, gone?: string): 
  */
 export async function startRedisCluster(): Promise<RedisCluster> {
   const dir = await mkdtemp(path.join(tmpdir(), 'sl-redis-cluster-'));
-  const ports = await freePorts(MASTERS * 2);
+  const ports = await freePorts(MASTERS * 2, BUS_OFFSET);
   const nodes: ClusterNode[] = [];
   // Should the test process end without stop(), its nodes go with it.
   const killLeftovers = (): void => {
