@@ -37,7 +37,8 @@ import { CleanupStack } from '../common/cleanup.js';
 import { BenchUsageError } from '../common/options.js';
 import { markdownTable, writeResults } from '../common/report.js';
 import { createMonthPartitions, loadEntries } from './load.js';
-import { measureStep, SOFT_BOUNCE_RULE } from './measure.js';
+import { measureStep } from './measure.js';
+import { SOFT_BOUNCE_RULE } from './step.js';
 import { planNotes, ratios, tableRows, type StepResult } from './report.js';
 
 const RESULTS = new URL('../results/scale.json', import.meta.url).pathname;

@@ -3,7 +3,7 @@
  * largest size to the smallest for the figures that should not grow with the list.
  */
 import type { LoadFigures } from './load.js';
-import type { StepFigures } from './measure.js';
+import type { StepFigures } from './step.js';
 import { planNote, type PlanSummary } from './plans.js';
 
 export interface StepResult {
