@@ -17,7 +17,7 @@ function ephemeralRange(): { low: number; high: number } {
 }
 
 /** Whether a server can listen on `port` of 127.0.0.1 right now. */
-export function portFree(port: number): Promise<boolean> {
+function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(false));
