@@ -189,13 +189,15 @@ export async function runSuite(
   const tracedIngest = await inPhase('traced ingest', logger, async (cleanup: CleanupStack) => {
     const sink = await startSpanSink();
     cleanup.push('close the span sink', () => sink.close());
-    // This process traces from here: the event worker, its pool and its queue are made traced.
-    Object.assign(process.env, tracingEnv(sink.endpoint));
+    // This process traces from here: the event worker, its pool and its queue are made traced. The
+    // SDK reads its exporter's settings from the environment itself.
+    const env = tracingEnv(sink.endpoint);
+    Object.assign(process.env, env);
     cleanup.push('stop tracing', async () => {
       await stopTracing();
-      for (const name of Object.keys(tracingEnv(sink.endpoint))) delete process.env[name];
+      for (const name of Object.keys(env)) delete process.env[name];
     });
-    await startTracing('bench-ingest', tracingEnv(sink.endpoint));
+    await startTracing('bench-ingest', env);
     return measureIngest(config, { ...ingestSettings, rounds: 1 }, logger, deadline, cleanup);
   });
   if (tracedIngest.problems.length > 0) {

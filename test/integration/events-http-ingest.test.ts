@@ -11,6 +11,7 @@ import { apiClient, expectError, type ApiClient } from '../support/api-client.js
 import { uniqueEmail } from '../support/emails.js';
 import { queueConfig } from '../support/test-config.js';
 import { bounceEvent, complaintEvent } from '../support/test-events.js';
+import { metricValue } from '../support/metric-value.js';
 import { eventually } from '../support/test-queue.js';
 import { newApiAccount, useTestApp, type ApiAccount } from '../support/test-app.js';
 
@@ -95,11 +96,8 @@ describe('POST /events', () => {
   });
 
   it('when events are queued, then /metrics counts them by type in posted_events_total, and a refused request counts nothing', async () => {
-    const countOf = async (type: string): Promise<number> => {
-      const text = await (await fetch(`${app.server.url}/metrics`)).text();
-      const line = text.split('\n').find((entry) => entry.startsWith(`posted_events_total{type="${type}"}`));
-      return line === undefined ? 0 : Number(line.split(' ').pop());
-    };
+    const countOf = async (type: string): Promise<number> =>
+      (await metricValue(app.server, 'posted_events_total', { type })) ?? 0;
     const before = { bounce: await countOf('bounce'), complaint: await countOf('complaint') };
     const events = [
       bounceEvent(account.accountId, uniqueEmail()),

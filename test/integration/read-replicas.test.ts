@@ -6,7 +6,8 @@ import { newId } from '../../src/domain/ids.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newAccount } from '../support/accounts.js';
 import { apiClient, type ApiClient } from '../support/api-client.js';
-import { MAX_LAG_MS, metricValue, useReplicatedApp, type ReplicaApp } from '../support/replicated-app.js';
+import { metricValue } from '../support/metric-value.js';
+import { MAX_LAG_MS, useReplicatedApp, type ReplicaApp } from '../support/replicated-app.js';
 import { createTestRedis } from '../support/test-redis.js';
 
 const setup = useReplicatedApp();
