@@ -33,7 +33,7 @@ export const exportEndpoint: Endpoint<SuppressionsDeps> = {
     tags: ['Suppressions'],
     summary: 'Export the list as a file',
     description:
-      'Every entry (or every entry of one origin, of one named scope, or both), newest first, streamed from a database cursor in constant memory, as `Content-Disposition: attachment`. One request of the rate limit however long it runs. A failure after the first bytes cuts the connection rather than ending the body.',
+      "Every entry (or every entry of one origin, of one named scope, or both), newest first, streamed from a database cursor in constant memory, as `Content-Disposition: attachment`. One request of the rate limit however long it runs. A failure after the first bytes cuts the connection rather than ending the body. The CSV holds every value exactly as stored unless `escape_formulas=true` asks for a file safe to open in a spreadsheet: a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is then prefixed with `'` and quoted (OWASP's advice against CSV injection).",
     request: { query: exportQuerySchema },
     responses: {
       200: {
@@ -70,7 +70,9 @@ export const exportEndpoint: Endpoint<SuppressionsDeps> = {
         .attachment(`suppressions.${query.format}`)
         .type(query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
       try {
-        await writeExport(startingWith(first, entries), res, query.format);
+        await writeExport(startingWith(first, entries), res, query.format, {
+          escapeFormulas: query.escape_formulas === true,
+        });
       } catch {
         // Half a file has been sent: cutting the connection, rather than ending the body, tells the
         // client it is incomplete.

@@ -6,6 +6,7 @@ import { LIST_FORMATS } from '../../src/contract/imports.js';
 import { cursorQuery, oneCursorAtATime, uuidParameter } from '../../src/contract/cursor-query.js';
 import { MAX_BATCH_ITEMS, MAX_CHECK_ITEMS, MAX_REASON_LENGTH } from '../../src/contract/limits.js';
 import { scopeInput } from '../../src/contract/scope.js';
+import { isStorableText, UNSTORABLE_TEXT_RULE } from '../../src/domain/text.js';
 
 // Messages are predicates: parseInput puts the field's name in front of them.
 const suppressionId = uuidParameter('a suppression id');
@@ -84,19 +85,34 @@ export const listQuerySchema = oneCursorAtATime(
   { error: 'must be earlier than `created_before`.', path: ['created_after'] },
 );
 
-/** `GET /suppressions/export`: the file's format, and optionally one origin. */
-export const exportQuerySchema = z.object({
-  format: z
-    .enum(EXPORT_FORMATS, { error: `must be one of ${EXPORT_FORMATS.join(', ')}.` })
-    .default('csv')
-    .meta({
-      description:
-        '`csv` (header `id,email,origin,source_id,created_at,scope`) or `ndjson` (one Suppression per line, as the list shows it).',
-      example: 'csv',
-    }),
-  origin: origin.optional().meta({ description: 'Only entries of this origin.', example: 'bounce' }),
-  scope: scopeInput.optional().meta({ description: 'Only the entries of this named scope.' }),
-});
+/** `GET /suppressions/export`: the file's format, optionally one origin or scope, and the CSV's formula escaping. */
+export const exportQuerySchema = z
+  .object({
+    format: z
+      .enum(EXPORT_FORMATS, { error: `must be one of ${EXPORT_FORMATS.join(', ')}.` })
+      .default('csv')
+      .meta({
+        description:
+          '`csv` (header `id,email,origin,source_id,created_at,scope`) or `ndjson` (one Suppression per line, as the list shows it).',
+        example: 'csv',
+      }),
+    origin: origin.optional().meta({ description: 'Only entries of this origin.', example: 'bounce' }),
+    scope: scopeInput.optional().meta({ description: 'Only the entries of this named scope.' }),
+    escape_formulas: z
+      .enum(['true', 'false'], { error: 'must be `true` or `false`.' })
+      .transform((value) => value === 'true')
+      .optional()
+      .meta({
+        description:
+          "CSV only: `true` writes the file for a spreadsheet: a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return (or the full-width `＝`, `＋`, `－`, `＠`) gets a `'` in front and is quoted, so that it is shown as text rather than run as a formula. Without it (or `false`) every value is exactly as stored. With `format=ndjson`, `true` answers 422.",
+        example: 'true',
+      }),
+  })
+  // NDJSON is not opened as a spreadsheet, and a prefix there would only corrupt the data.
+  .refine((query) => query.escape_formulas !== true || query.format === 'csv', {
+    error: 'is only for `format=csv`.',
+    path: ['escape_formulas'],
+  });
 
 /** `POST /suppressions/imports`: the origin the entries get, and the list's format when its type does not say. */
 export const importQuerySchema = z.object({
@@ -179,6 +195,7 @@ const removalReason = z
   .trim()
   .min(1, { error: 'must not be empty.' })
   .max(MAX_REASON_LENGTH, { error: `must be at most ${MAX_REASON_LENGTH} characters.` })
+  .refine(isStorableText, { error: `${UNSTORABLE_TEXT_RULE}.` })
   .meta({ description: 'Why the entry is removed, kept in its history. Required with `force`.' });
 
 const forceDescription =

@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify';
 import type { Transform } from 'node:stream';
 import { toResource, type Suppression } from '../suppressions/suppression.js';
+import { FORMULA_ESCAPING } from './formula-cells.js';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -9,6 +10,11 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const CSV_COLUMNS = ['id', 'email', 'origin', 'source_id', 'created_at', 'scope'] as const;
 
 type CsvRecord = Record<(typeof CSV_COLUMNS)[number], string>;
+
+export interface CsvOptions {
+  /** Cells a spreadsheet would run as a formula are prefixed with `'` and quoted. Default false. */
+  escapeFormulas?: boolean;
+}
 
 /**
  * One CSV record: created_at in ISO 8601 with milliseconds (as the API shows it), no source and the
@@ -27,11 +33,16 @@ export function toCsvRecord(suppression: Suppression): CsvRecord {
 
 /**
  * CSV (RFC 4180 quoting, `\n` line ends) with a header line, printed even when there are no
- * records. Values are written as stored, with no spreadsheet-formula escaping: an address such as
- * `=x@example.com` is data, and a prefix would change it for every program that reads the file.
+ * records. By default values are written as stored: an address such as `=x@example.com` is data,
+ * and a prefix would change it for every program that reads the file. `escapeFormulas` writes the
+ * file for a spreadsheet instead (`formula-cells.ts`).
  */
-export function csvStringifier(): Transform {
-  return stringify({ header: true, columns: [...CSV_COLUMNS] }).setEncoding('utf8');
+export function csvStringifier({ escapeFormulas = false }: CsvOptions = {}): Transform {
+  return stringify({
+    header: true,
+    columns: [...CSV_COLUMNS],
+    ...(escapeFormulas ? FORMULA_ESCAPING : {}),
+  }).setEncoding('utf8');
 }
 
 /** One line of NDJSON: the API's Suppression resource, exactly as `GET /suppressions` lists it. */

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Suppression } from '../suppressions/suppression.js';
-import { csvStringifier, toCsvRecord, toNdjsonLine, type ExportFormat } from './export-formats.js';
+import { csvStringifier, toCsvRecord, toNdjsonLine, type CsvOptions, type ExportFormat } from './export-formats.js';
 
 export interface ExportResult {
   /** Entries read; when the export is not complete, how far it got. */
@@ -40,9 +40,10 @@ function closedDestination(error: unknown): boolean {
 }
 
 /**
- * Writes the entries to `destination` as CSV or NDJSON, and ends it. Backpressure is kept
- * throughout: the next entry is asked for only when the destination has taken the last ones, so
- * memory stays constant however many entries there are and however slow the reader is.
+ * Writes the entries to `destination` as CSV (with `csv`'s options) or NDJSON, and ends it.
+ * Backpressure is kept throughout: the next entry is asked for only when the destination has taken
+ * the last ones, so memory stays constant however many entries there are and however slow the
+ * reader is.
  *
  * When the destination closes early the result says how far it got; reading the entries failing
  * is thrown, and so is anything else. Either way the entries' iterator has been returned (a cursor
@@ -52,6 +53,7 @@ export async function writeExport(
   entries: AsyncIterable<Suppression>,
   destination: Writable,
   format: ExportFormat,
+  csv: CsvOptions = {},
 ): Promise<ExportResult> {
   const iterator = entries[Symbol.asyncIterator]();
   let exported = 0;
@@ -71,7 +73,7 @@ export async function writeExport(
     }
   }
   try {
-    if (format === 'csv') await pipeline(counted(toCsvRecord), csvStringifier(), inPieces, destination);
+    if (format === 'csv') await pipeline(counted(toCsvRecord), csvStringifier(csv), inPieces, destination);
     else await pipeline(counted(toNdjsonLine), inPieces, destination);
   } catch (error) {
     // A database failure is the story even when the pipeline reports its stages' aborts instead.

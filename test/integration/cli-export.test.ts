@@ -322,6 +322,37 @@ describe('the export command', () => {
     expect(run.stderr).toMatch(/^Exported 3 entries\.$/m);
   });
 
+  it("when run with --escape-formulas, then a cell that begins with = gets a ' in front and is quoted; without it, the cell is as stored", async () => {
+    const { account } = await newApiAccount(app);
+    const entry = {
+      id: newId(),
+      email: '=1+1@example.com',
+      origin: 'manual' as const,
+      sourceId: null,
+      scope: '-promo',
+    };
+    await addSuppressions(app.database.db, account.id, [entry]);
+    const createdAt = (await createdAtOf(account.id)).get(entry.id);
+
+    const escaped = await runExportCli(['export', '--account', account.name, '--escape-formulas']);
+    const plain = await runExportCli(['export', '--account', account.name]);
+
+    expect(escaped.code).toBe(0);
+    expect(escaped.stdout).toBe(`${HEADER}\n${entry.id},"'=1+1@example.com",manual,,${createdAt},"'-promo"\n`);
+    expect(escaped.stderr).toMatch(/^Exported 1 entry\.$/m);
+    expect(plain.stdout).toBe(`${HEADER}\n${entry.id},=1+1@example.com,manual,,${createdAt},-promo\n`);
+  });
+
+  it('when --escape-formulas is given with --format ndjson, then it says the flag is for csv, prints nothing and exits 1', async () => {
+    const { account } = await newApiAccount(app);
+
+    const run = await runExportCli(['export', '--account', account.name, '--format', 'ndjson', '--escape-formulas']);
+
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: --escape-formulas is only for --format csv\.$/m);
+  });
+
   it('when the account is unknown, then it says so on stderr, prints nothing on stdout and exits 1', async () => {
     const unknown = `nobody-${randomUUID()}`;
 

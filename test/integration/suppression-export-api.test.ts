@@ -109,3 +109,78 @@ describe('exporting the list over HTTP', () => {
     expectError(response, 405, 'method_not_allowed');
   });
 });
+
+describe('a CSV for a spreadsheet', () => {
+  // Addresses and a scope that the validators accept and whose first character starts a spreadsheet
+  // formula, oldest first, and a plain address last.
+  const ENTRIES = [
+    { email: '=1+1@example.com' },
+    { email: '+sum@example.com', scope: '-promo' },
+    { email: '-2+3@example.com' },
+    { email: 'jane@example.com' },
+  ];
+
+  /** Adds the entries through the API (and so through its validators), and lists them as the API shows them, newest first. */
+  async function addedThroughApi(entries: { email: string; scope?: string }[]) {
+    const account = await newAccount(app.database.db);
+    const client = apiClient(app.server.url, account.token);
+    for (const entry of entries) expect((await client.post('/suppressions', entry)).status).toBe(201);
+    const listed = await client.get<{
+      data: { id: string; email: string; created_at: string; scope: string | null }[];
+    }>('/suppressions?limit=100');
+    expect(listed.body.data.map((entry) => entry.email)).toEqual(entries.map((entry) => entry.email).reverse());
+    return { token: account.token, newestFirst: listed.body.data };
+  }
+
+  it('when entries begin with =, + or - and no escaping is asked, then the CSV holds them byte for byte as stored', async () => {
+    const { token, newestFirst } = await addedThroughApi(ENTRIES);
+    const expected =
+      'id,email,origin,source_id,created_at,scope\n' +
+      newestFirst
+        .map((entry) => `${entry.id},${entry.email},manual,,${entry.created_at},${entry.scope ?? ''}\n`)
+        .join('');
+
+    expect(await (await download(token, '?format=csv')).text()).toBe(expected);
+    expect(await (await download(token, '?format=csv&escape_formulas=false')).text()).toBe(expected);
+  });
+
+  it("when escape_formulas=true, then each cell that begins with =, + or - gets a ' in front and is quoted, and the rest is unchanged", async () => {
+    const { token, newestFirst } = await addedThroughApi(ENTRIES);
+    const [jane, minus, plus, equals] = newestFirst;
+
+    const response = await download(token, '?format=csv&escape_formulas=true');
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename=suppressions.csv');
+    expect(await response.text()).toBe(
+      'id,email,origin,source_id,created_at,scope\n' +
+        `${jane!.id},jane@example.com,manual,,${jane!.created_at},\n` +
+        `${minus!.id},"'-2+3@example.com",manual,,${minus!.created_at},\n` +
+        `${plus!.id},"'+sum@example.com",manual,,${plus!.created_at},"'-promo"\n` +
+        `${equals!.id},"'=1+1@example.com",manual,,${equals!.created_at},\n`,
+    );
+  });
+
+  it('when escape_formulas is neither true nor false, then the answer is a 422 naming it', async () => {
+    const { token } = await accountWith([]);
+    const client = apiClient(app.server.url, token);
+    for (const value of ['yes', '1', 'TRUE', '']) {
+      const response = await client.get(`/suppressions/export?escape_formulas=${value}`);
+      expectError(response, 422, 'validation_error');
+      expect(response.body.message).toBe('`escape_formulas` must be `true` or `false`.');
+    }
+  });
+
+  it('when escape_formulas=true is asked of an NDJSON export, then it is refused with a 422, and false is accepted', async () => {
+    const { token } = await accountWith([]);
+    const client = apiClient(app.server.url, token);
+
+    const refused = await client.get('/suppressions/export?format=ndjson&escape_formulas=true');
+    expectError(refused, 422, 'validation_error');
+    expect(refused.body.message).toBe('`escape_formulas` is only for `format=csv`.');
+    const plain = await download(token, '?format=ndjson&escape_formulas=false');
+    expect(plain.status).toBe(200);
+    expect(await plain.text()).toBe('');
+  });
+});

@@ -27,10 +27,11 @@ function listPath(params: ListParams): string {
   return text ? `/?${text}` : '/';
 }
 
-function exportHref(origin: string, scope: string): string {
+function exportHref(origin: string, scope: string, spreadsheetSafe: boolean): string {
   const query = new URLSearchParams({ format: 'csv' });
   if (origin) query.set('origin', origin);
   if (scope) query.set('scope', scope);
+  if (spreadsheetSafe) query.set('escape_formulas', 'true');
   return `${API}/export?${query.toString()}`;
 }
 
@@ -50,6 +51,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
   const [reason, setReason] = useState('');
   const [status, setStatus] = useState<string | null>(() => takeFlash());
   const [reloads, setReloads] = useState(0);
+  const [spreadsheetSafe, setSpreadsheetSafe] = useState(false);
 
   useEffect(() => setSearch(q), [q]);
   useEffect(() => setScopeInput(scope), [scope]);
@@ -183,10 +185,21 @@ export function ListPage({ query }: { query: URLSearchParams }) {
         >
           Remove selected{selected.size > 0 ? ` (${selected.size})` : ''}
         </button>
-        <a class="button" href={exportHref(origin, scope)} download>
+        <a class="button" href={exportHref(origin, scope, spreadsheetSafe)} download>
           Export {origin ? `${originName(origin).toLowerCase()} entries` : 'all'}
           {scope ? ` of ${scope}` : ''} as CSV
         </a>
+        <label
+          class="check"
+          title="Cells that begin with =, +, - or @ get a ' in front, so a spreadsheet shows them as text"
+        >
+          <input
+            type="checkbox"
+            checked={spreadsheetSafe}
+            onChange={(event) => setSpreadsheetSafe(event.currentTarget.checked)}
+          />
+          Safe for spreadsheets
+        </label>
         {filtered && (
           <a class="clear" href={href('/')}>
             Clear search and filter
