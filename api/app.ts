@@ -13,6 +13,7 @@ import { requestLogging } from './http/request-logging.js';
 import { requestTracing } from './http/request-tracing.js';
 import { closeConnectionsWhen } from './http/stopping.js';
 import { apiSecurityHeaders } from './http/security-headers.js';
+import { refuseUnstorableUrl } from './http/storable-text.js';
 import { openApiDocument } from './openapi/document.js';
 import { opsRouter } from './ops/feature.js';
 import { FEEDS_PATH, feedsRouter, type FeedsRouterOptions } from './feeds/feature.js';
@@ -84,7 +85,7 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
   });
   // Mounted only while tracing: with it off, a request makes no span and pays for no check.
   if (tracingEnabled()) app.use(requestTracing());
-  app.use(requestLogging(logger), httpMetrics(metrics), apiSecurityHeaders());
+  app.use(requestLogging(logger), httpMetrics(metrics), apiSecurityHeaders(), refuseUnstorableUrl);
   if (deps.stopping) app.use(closeConnectionsWhen(deps.stopping));
 
   // The API first: its requests, by far the most, then pass no other router's routes.
@@ -121,6 +122,7 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
       queues: deps.queues,
       metricsToken: config.METRICS_TOKEN,
       adminToken: config.ADMIN_TOKEN,
+      failureLimit: guards.failureLimit,
       document: openApiDocument,
     }),
   );

@@ -11,11 +11,13 @@ import type { DueDelivery } from '../src/webhooks/delivery.js';
 import { ALLOWLIST_PATH, allowlistRouter } from './allowlist/feature.js';
 import { BOUNCES_PATH, bouncesRouter, isSendingBounceRequest } from './bounces/feature.js';
 import { EVENTS_PATH, eventsRouter, isSendingEventsRequest } from './events/feature.js';
-import { consoleSession, csrfProtection, sameOriginOnly } from './console/session.js';
+import { consoleSession, csrfProtection } from './console/session.js';
+import { sameOriginOnly } from './http/same-origin.js';
 import { CONSOLE_API_PATH, CONSOLE_PATH, consoleRouter } from './console/routes.js';
 import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './console/session-feature.js';
 import { authenticate } from './http/authenticate.js';
 import { noStore } from './http/security-headers.js';
+import { jsonBodyOfStorableText } from './http/storable-text.js';
 import type { RedisGuards } from './redis-guards.js';
 import { SETTINGS_PATH, settingsRouter } from './settings/feature.js';
 import { isSendingSuppressionRequest, SUPPRESSIONS_PATH, suppressionsRouter } from './suppressions/feature.js';
@@ -25,7 +27,12 @@ import { WEBHOOKS_PATH, webhooksRouter } from './webhooks/feature.js';
 
 export type RoutersConfig = Pick<
   Config,
-  'AUTH_CACHE_TTL_MS' | 'WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS' | 'CONSOLE_SESSION_HOURS' | 'CONSOLE_DIR' | 'PUBLIC_BASE_URL'
+  | 'AUTH_CACHE_TTL_MS'
+  | 'WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS'
+  | 'WEBHOOKS_PRIVATE_CIDRS'
+  | 'CONSOLE_SESSION_HOURS'
+  | 'CONSOLE_DIR'
+  | 'PUBLIC_BASE_URL'
 >;
 
 export interface RoutersDeps {
@@ -45,7 +52,8 @@ export interface RoutersDeps {
   queueDeliveries?: ((due: readonly DueDelivery[]) => Promise<void>) | undefined;
 }
 
-const jsonBody = (): RequestHandler => express.json({ limit: REQUEST_BODY_LIMIT, strict: true });
+/** A JSON body of the caller's own words: text that cannot be stored is refused (422) before any handler. */
+const jsonBody = (): RequestHandler => jsonBodyOfStorableText(REQUEST_BODY_LIMIT);
 
 function onlyWhen(applies: (req: Request) => boolean, handlers: readonly RequestHandler[]): RequestHandler {
   const when = Router();
@@ -85,7 +93,13 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
   app.use(
     WEBHOOKS_PATH,
     webhooksRouter(
-      { db, logger, allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS, queue: deps.queueDeliveries },
+      {
+        db,
+        logger,
+        allowPrivateEndpoints: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
+        privateCidrs: config.WEBHOOKS_PRIVATE_CIDRS,
+        queue: deps.queueDeliveries,
+      },
       [noStore, authenticate(authentication), ...rateLimited, onlyFor(['POST', 'PATCH'], [jsonBody(), ...idempotent])],
     ),
   );
@@ -128,7 +142,8 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
       noStore,
       authenticate({ ...authentication, sendingAccess: isSendingEventsRequest }),
       ...rateLimited,
-      onlyFor(['POST'], [jsonBody(), ...idempotent]),
+      // Events are evidence from mail servers: their schema strips what cannot be stored.
+      onlyFor(['POST'], [express.json({ limit: REQUEST_BODY_LIMIT, strict: true }), ...idempotent]),
     ]),
   );
 

@@ -1,4 +1,5 @@
 import express from 'express';
+import { createAuthFailureLimit } from '../api/http/auth-failure-limit.js';
 import { errorHandler, notFound } from '../api/http/errors.js';
 import { apiSecurityHeaders } from '../api/http/security-headers.js';
 import { closeConnectionsWhen } from '../api/http/stopping.js';
@@ -33,7 +34,24 @@ export async function startProbeServer({ config, logger, db, metrics }: Runtime)
     apiSecurityHeaders(),
     closeConnectionsWhen(() => stopping),
   );
-  app.use(probesRouter({ db, metrics, redis, metricsToken: config.METRICS_TOKEN, stopping: () => stopping }));
+  // Wrong METRICS_TOKENs count per client address as they do on the API, so the token cannot be guessed here either.
+  const failureLimit = createAuthFailureLimit({
+    redis,
+    logger,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    failuresPerSecond: config.AUTH_FAILURES_PER_SECOND,
+    onRejected: () => metrics.rateLimitRejections.inc(),
+  });
+  app.use(
+    probesRouter({
+      db,
+      metrics,
+      redis,
+      metricsToken: config.METRICS_TOKEN,
+      failureLimit,
+      stopping: () => stopping,
+    }),
+  );
   app.use(notFound);
   app.use(errorHandler(logger, REQUEST_BODY_LIMIT));
   const listening = await listen(app, config.HOST, config.PORT);

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { readSecretFiles } from './secret-files.js';
 
@@ -17,6 +18,37 @@ const clusterNode = z
     return { host: node.slice(0, colon), port: Number(node.slice(colon + 1)) };
   })
   .pipe(z.object({ host: z.string(), port: z.number().min(1).max(65535, { error: 'must be a port number' }) }));
+
+/** The items of a comma list, trimmed, without empty ones. */
+function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+/**
+ * A CIDR as `network/bits`, or null: IPv4 in four-part decimal only (ipaddr.js would also read
+ * `10/8`, and `010.0.0.0` as octal), IPv6 without a zone.
+ */
+function canonicalCidr(text: string): string | null {
+  if (ipaddr.IPv4.isValidCIDRFourPartDecimal(text)) {
+    return `${ipaddr.IPv4.networkAddressFromCIDR(text).toString()}/${ipaddr.IPv4.parseCIDR(text)[1]}`;
+  }
+  if (ipaddr.IPv6.isValidCIDR(text) && !text.includes('%')) {
+    return `${ipaddr.IPv6.networkAddressFromCIDR(text).toString()}/${ipaddr.IPv6.parseCIDR(text)[1]}`;
+  }
+  return null;
+}
+const privateCidr = z.string().transform((text, context) => {
+  const cidr = canonicalCidr(text);
+  if (cidr !== null) return cidr;
+  context.addIssue({
+    code: 'custom',
+    message: `each must be an IPv4 or IPv6 CIDR such as 10.20.0.0/16 or fd12:3456::/48, and "${text}" is not`,
+  });
+  return z.NEVER;
+});
 
 /**
  * Redis's rule: a key's slot is the hash of the text between its first `{` and the first `}` after
@@ -93,14 +125,7 @@ const configSchema = z.object({
    */
   DATABASE_READ_URL: z
     .string()
-    .transform((value) => [
-      ...new Set(
-        value
-          .split(',')
-          .map((url) => url.trim())
-          .filter((url) => url.length > 0),
-      ),
-    ])
+    .transform((value) => [...new Set(commaList(value))])
     .pipe(
       z
         .array(z.url({ protocol: /^postgres(ql)?$/, error: 'each must be a postgres:// URL' }))
@@ -123,12 +148,7 @@ const configSchema = z.object({
    */
   REDIS_CLUSTER_NODES: z
     .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((node) => node.trim())
-        .filter((node) => node.length > 0),
-    )
+    .transform(commaList)
     .pipe(z.array(clusterNode).min(1, { error: 'must name at least one host:port' }))
     .optional(),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -175,15 +195,7 @@ const configSchema = z.object({
   /** The message tag or metadata key whose UUID value becomes a feed event's `source_id`. */
   FEEDS_EMAIL_ID_TAG: z.string().trim().min(1).default('email_id'),
   /** `host:port`s trusted as SNS hosts besides SNS's own (for tests); plain HTTP only on loopback. */
-  FEEDS_SNS_EXTRA_CERT_HOSTS: z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((host) => host.trim())
-        .filter((host) => host.length > 0),
-    )
-    .default([]),
+  FEEDS_SNS_EXTRA_CERT_HOSTS: z.string().transform(commaList).default([]),
   /**
    * Lets webhook endpoints be http:// and resolve to private or loopback addresses, never to a cloud
    * metadata address: for development and tests only, since it lets API callers make the service
@@ -194,18 +206,19 @@ const configSchema = z.object({
     .transform((value) => value === 'true')
     .default(false),
   /**
+   * Private ranges webhook endpoints may be in, over https://, a comma list of IPv4 and IPv6 CIDRs:
+   * the operator's own receivers, named, instead of every private address. Cloud metadata addresses
+   * stay refused inside them.
+   */
+  WEBHOOKS_PRIVATE_CIDRS: z.string().transform(commaList).pipe(z.array(privateCidr)).default([]),
+  /**
    * The workers a worker process (or `npm start`) runs: a comma list of `events`, `batches` (with the
    * maintenance worker, which runs the expiry sweep) and `webhooks`. Deliveries cost CPU; at volume
    * they go to processes of their own, off the ingest's.
    */
   WORKERS: z
     .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((name) => name.trim())
-        .filter((name) => name.length > 0),
-    )
+    .transform(commaList)
     .pipe(
       z
         .array(z.enum(WORKER_KINDS, { error: `each must be one of ${WORKER_KINDS.join(', ')}` }))

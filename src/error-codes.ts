@@ -53,7 +53,7 @@ export const ERROR_CODES = {
   },
   invalid_csrf_token: {
     status: 403,
-    when: 'A console request that changes something without the session’s `X-CSRF-Token` header, or a console request (a sign-in included) whose `Origin` is not the console’s own. Nothing is changed.',
+    when: 'A console request that changes something without the session’s `X-CSRF-Token` header, or a console request (a sign-in included) or a change to the queue dashboard whose `Origin` is not the service’s own. Nothing is changed.',
     message: 'The request was refused: it must come from the console’s own page and carry its `X-CSRF-Token` header.',
   },
   not_found: {
@@ -107,7 +107,7 @@ export const ERROR_CODES = {
   },
   validation_error: {
     status: 422,
-    when: 'Any invalid query, path or body: a bad `limit`, cursor, `origin`, address, id, search filter (`email`, `domain`, `created_after`, `created_before`), webhook `endpoint`, `events` or `status`, a setting out of its range or unknown, an event of `POST /events` (one naming an account other than the key’s included), `after` with `before`, `emails` with `ids` or neither, a webhook or settings update that changes nothing, 0 items or more than a request takes, malformed JSON, a body that does not decode as its `Content-Encoding` says, an import sent as a form or with a `Content-Type` or `Content-Encoding` it cannot be read as, or bad percent-encoding. The message names the first field at fault; for `POST /events`, every invalid event by its index.',
+    when: 'Any invalid query, path or body: a bad `limit`, cursor, `origin`, address, id, search filter (`email`, `domain`, `created_after`, `created_before`), webhook `endpoint`, `events` or `status`, a setting out of its range or unknown, an event of `POST /events` (one naming an account other than the key’s included), `after` with `before`, `emails` with `ids` or neither, a webhook or settings update that changes nothing, 0 items or more than a request takes, malformed JSON, a body that does not decode as its `Content-Encoding` says, text the database cannot store (NUL, an unpaired UTF-16 surrogate) in a body or an encoded NUL in a path or query, a `reactivation` posted to `POST /events`, an import sent as a form or with a `Content-Type` or `Content-Encoding` it cannot be read as, or bad percent-encoding. The message names the first field at fault; for `POST /events`, every invalid event by its index.',
     message: ({ field, problem }: { field: string; problem: string }) => `\`${field}\` ${problem}`,
     example: { field: 'emails[2]', problem: 'is not a valid email address.' },
   },

@@ -15,11 +15,20 @@ export interface CoalescerOptions {
    * than `maxDelayMs`.
    */
   maxInFlight: number;
+  /**
+   * Whether a failed write is worth retrying in halves: true for an error one item can cause (text
+   * the database refuses), false for one that fails every write alike (the database away). Without
+   * it, a failed write fails every item it carried.
+   */
+  isolateFailures?: (error: unknown) => boolean;
 }
 
 /**
  * Gathers items submitted by concurrent callers into one write: each caller's promise settles
- * only after the write that carried its item has finished (committed, or failed for all of them).
+ * only after the write that carried its item has finished. Items of many callers (many accounts)
+ * share a write, so one bad item must not fail the others: a write that fails with an error
+ * `isolateFailures` accepts is retried in halves, down to the single items, so the bad item fails
+ * alone with its reason and the rest commit, at the cost of about two writes per halving.
  * Batches may be in flight side by side; `drain` waits for every one. It knows nothing of queues
  * or tables, so it lives in the core where any entry point may use it.
  */
@@ -67,6 +76,12 @@ export class WriteCoalescer<I, O> {
       const results = await this.write(batch.map((entry) => entry.item));
       batch.forEach((entry, index) => entry.resolve(results[index] as O));
     } catch (error) {
+      if (batch.length > 1 && this.options.isolateFailures?.(error) === true) {
+        const half = Math.ceil(batch.length / 2);
+        await this.run(batch.slice(0, half));
+        await this.run(batch.slice(half));
+        return;
+      }
       for (const entry of batch) entry.reject(error);
     }
   }

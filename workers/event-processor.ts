@@ -1,5 +1,7 @@
 import type { SpanContext } from '@opentelemetry/api';
 import { UnrecoverableError, type Job } from 'bullmq';
+import { isDatabaseUnavailable } from '../src/db/connection-errors.js';
+import { isRefusedValue } from '../src/db/data-errors.js';
 import type { Database } from '../src/db/database.js';
 import type { EventOutcome, RecordedEvent } from '../src/events/event-repository.js';
 import type { BounceClassifier } from '../src/events/classify.js';
@@ -29,11 +31,11 @@ export interface EventProcessor {
 }
 
 /**
- * Turns one `suppression-events` job into a suppression. Invalid data and unknown accounts fail the
- * job for good (UnrecoverableError) with the reason; any other failure (the database away, say)
- * is thrown as is, so BullMQ retries it with backoff. Concurrent jobs are written together, one
- * statement per batch, by recordEventBatch. With tracing on, each batch's write is a span inside
- * its first event's trace, linked to the others'.
+ * Turns one `suppression-events` job into a suppression. Invalid data, a value the database refuses
+ * and unknown accounts fail the job for good (UnrecoverableError) with the reason; any other
+ * failure (the database away, say) is thrown as is, so BullMQ retries it with backoff. Concurrent
+ * jobs are written together, one statement per batch, by recordEventBatch. With tracing on, each
+ * batch's write is a span inside its first event's trace, linked to the others'.
  */
 export function createEventProcessor(
   db: Database,
@@ -50,7 +52,12 @@ export function createEventProcessor(
       (traceparent) => recordEventBatch(db, events, classify, traceparent),
     );
   };
-  const coalescer = new WriteCoalescer<Submitted, RecordedEvent>(write, coalescing);
+  // Events of many accounts share a statement: one the database refuses is found by halving and
+  // fails alone, while an outage fails them all at once, to be retried.
+  const coalescer = new WriteCoalescer<Submitted, RecordedEvent>(write, {
+    ...coalescing,
+    isolateFailures: (error) => !isDatabaseUnavailable(error),
+  });
 
   return {
     async process(job) {
@@ -64,10 +71,14 @@ export function createEventProcessor(
       if (job.name !== event.type) {
         throw new UnrecoverableError(`invalid event: job name "${job.name}" does not match type "${event.type}"`);
       }
-      const { outcome, suppression_id, category } = await coalescer.submit({
-        event,
-        parent: tracing ? activeSpanContext() : undefined,
-      });
+      let recorded: RecordedEvent;
+      try {
+        recorded = await coalescer.submit({ event, parent: tracing ? activeSpanContext() : undefined });
+      } catch (error) {
+        if (isRefusedValue(error)) throw new UnrecoverableError(`invalid event: ${(error as Error).message}`);
+        throw error;
+      }
+      const { outcome, suppression_id, category } = recorded;
       if (outcome === 'unknown_account')
         throw new UnrecoverableError(`invalid event: account ${event.account_id} does not exist`);
       return category && outcome !== 'duplicate' ? { outcome, suppression_id, category } : { outcome, suppression_id };

@@ -14,7 +14,7 @@ import type { WorkerDeps } from './worker-deps.js';
 
 export type WebhookWorkerConfig = Pick<
   Config,
-  'QUEUE_PREFIX' | 'WEBHOOK_DELIVERY_CONCURRENCY' | 'WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS'
+  'QUEUE_PREFIX' | 'WEBHOOK_DELIVERY_CONCURRENCY' | 'WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS' | 'WEBHOOKS_PRIVATE_CIDRS'
 >;
 
 export interface WebhookWorkerTuning {
@@ -49,6 +49,7 @@ export function startWebhookWorker(
   queue.on('error', (error) => logger.warn({ err: error }, 'webhook delivery queue error'));
   const attemptOptions = {
     allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS,
+    privateCidrs: config.WEBHOOKS_PRIVATE_CIDRS,
     retryDelaysMs: tuning.retryDelaysMs ?? RETRY_DELAYS_MS,
     ...(tuning.timeoutMs === undefined ? {} : { timeoutMs: tuning.timeoutMs }),
   };

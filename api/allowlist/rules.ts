@@ -26,6 +26,7 @@ import { pathParameter, type Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
 import { requireEmail } from '../suppressions/targets.js';
+import { isStorableText, UNSTORABLE_TEXT_RULE } from '../../src/domain/text.js';
 
 /** What the `/allowlist` endpoints talk to. */
 export interface AllowlistDeps {
@@ -58,6 +59,7 @@ export const addRuleBodySchema = z
         .trim()
         .min(1, { error: 'must not be empty.' })
         .max(500, { error: 'must be at most 500 characters.' })
+        .refine(isStorableText, { error: `${UNSTORABLE_TEXT_RULE}.` })
         .optional()
         .meta({ description: 'Why the rule is there.' }),
     },

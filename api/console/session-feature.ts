@@ -1,8 +1,9 @@
 import { Router, type RequestHandler } from 'express';
 import { defineFeature, mountFeature } from '../http/endpoints.js';
+import { sameOriginOnly } from '../http/same-origin.js';
 import { noStore } from '../http/security-headers.js';
 import { getSessionEndpoint, signInEndpoint, signOutEndpoint, type ConsoleSessionDeps } from './session-endpoints.js';
-import { consoleSession, sameOriginOnly } from './session.js';
+import { consoleSession } from './session.js';
 
 /** Where the console's session is mounted. */
 export const CONSOLE_SESSION_PATH = '/console/session';

@@ -69,29 +69,6 @@ export function consoleSession({ db, failureLimit }: ConsoleSessionOptions): Req
   };
 }
 
-/** The origin the request was made to, as a browser names it in `Origin`. */
-function ownOrigin(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? ''}`;
-}
-
-/**
- * Refuses a request that a page of another origin made: its `Origin` (when the browser sent one)
- * must be the console's own, and its `Sec-Fetch-Site` (likewise) `same-origin`, or `none` for an
- * address typed or bookmarked. The cookie is `SameSite=Strict`, so another site's page never sends
- * it; this also holds off pages of the same site on another port or subdomain.
- */
-export const sameOriginOnly: RequestHandler = (req, _res, next) => {
-  const origin = req.get('origin');
-  if (origin !== undefined && origin !== ownOrigin(req)) {
-    throw new AppError('invalid_csrf_token', 'The request was refused: it comes from a page of another origin.');
-  }
-  const site = req.get('sec-fetch-site');
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-    throw new AppError('invalid_csrf_token', 'The request was refused: it comes from a page of another site.');
-  }
-  next();
-};
-
 /**
  * After `consoleSession`: a request that may change something must carry the session's CSRF
  * token in `X-CSRF-Token`, which only the console's own page can read (from `GET /console/session`).

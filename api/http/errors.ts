@@ -2,7 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { errorMessage } from '../../src/error-codes.js';
 import { AppError, MethodNotAllowedError, RateLimitExceededError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
-import { loggableUrl } from './request-logging.js';
+import { loggableQuery } from './request-logging.js';
+import { routePatternOf } from './route-pattern.js';
 
 /**
  * An error of the request rather than of the service, as the body parser and its decompression
@@ -50,7 +51,10 @@ export function errorHandler(logger: Logger, bodyLimit: string) {
     }
     let appError = toAppError(error, bodyLimit);
     if (appError === null) {
-      logger.error({ err: error, method: req.method, url: loggableUrl(req.originalUrl) }, 'unhandled error');
+      logger.error(
+        { err: error, method: req.method, route: routePatternOf(req), query: loggableQuery(req.originalUrl) },
+        'unhandled error',
+      );
       appError = new AppError('internal_server_error');
     } else if (appError.statusCode >= 500) {
       logger.warn({ err: appError.cause ?? appError, method: req.method }, appError.message);

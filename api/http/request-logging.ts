@@ -17,14 +17,14 @@ const LOGGED_QUERY_VALUES = new Set(['limit', 'after', 'before', 'origin']);
 const PLAIN_NAME = /^[A-Za-z0-9_.-]{1,32}$/;
 
 /**
- * The URL as logged: a query value is kept only for the API's own parameters, so that a token or
- * an address put in a query string never reaches the log. Addresses in the path are replaced with
- * the rest of the line by the logger.
+ * The query string as logged: a value is kept only for the API's own parameters, so that a token or
+ * an address put in a query string never reaches the log. Undefined without a query. The path itself
+ * is never logged, only its route pattern: paths hold addresses, ids and unsubscribe tokens.
  */
-export function loggableUrl(url: string): string {
+export function loggableQuery(url: string): string | undefined {
   const queryStart = url.indexOf('?');
-  if (queryStart === -1) return url;
-  const query = url
+  if (queryStart === -1) return undefined;
+  return url
     .slice(queryStart + 1)
     .split('&')
     .map((pair) => {
@@ -32,8 +32,8 @@ export function loggableUrl(url: string): string {
       const name = equals === -1 ? pair : pair.slice(0, equals);
       if (LOGGED_QUERY_VALUES.has(name)) return pair;
       return PLAIN_NAME.test(name) ? `${name}=[redacted]` : '[redacted]';
-    });
-  return `${url.slice(0, queryStart)}?${query.join('&')}`;
+    })
+    .join('&');
 }
 
 export function requestIdFor(req: IncomingMessage, res: ServerResponse): string {
@@ -45,8 +45,9 @@ export function requestIdFor(req: IncomingMessage, res: ServerResponse): string 
 
 /**
  * One log line per request with its id (taken from `x-request-id` or made, and echoed). The line
- * carries the route pattern and a URL with email addresses replaced; headers are not logged, and
- * the logger redacts authorization, cookies and tokens wherever they appear.
+ * carries the route pattern and the query with its values redacted (`loggableQuery`), never the
+ * path; headers are not logged, and the logger redacts authorization, cookies and tokens wherever
+ * they appear.
  */
 export function requestLogging(logger: Logger): RequestHandler {
   // Below info no request line is ever written: keep the request id, skip the per-request logger.
@@ -68,7 +69,7 @@ export function requestLogging(logger: Logger): RequestHandler {
       req: (req: { id: unknown; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        url: loggableUrl(req.url),
+        query: loggableQuery(req.url),
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },

@@ -3,10 +3,14 @@ import type { Database } from '../../src/db/database.js';
 import type { ReadReplicas } from '../../src/db/read-replicas.js';
 import type { Metrics } from '../../src/metrics.js';
 import type { RedisClient } from '../../src/redis.js';
+import type { AuthFailureLimit } from '../http/auth-failure-limit.js';
 import type { OpenApiDocument } from '../openapi/document.js';
 
 /** What `/health`, `/ready` and `/metrics` need: all a process without the API serves. */
-export type ProbeDeps = Pick<OpsDeps, 'db' | 'metrics' | 'redis' | 'replicas' | 'stopping' | 'metricsToken'>;
+export type ProbeDeps = Pick<
+  OpsDeps,
+  'db' | 'metrics' | 'redis' | 'replicas' | 'stopping' | 'metricsToken' | 'failureLimit'
+>;
 
 /** What the operations endpoints talk to. */
 export interface OpsDeps {
@@ -24,6 +28,11 @@ export interface OpsDeps {
   metricsToken?: string | undefined;
   /** When set, the dashboard is served at /admin/queues behind this token; unset, the path is 404. */
   adminToken?: string | undefined;
+  /**
+   * Wrong or missing metrics and admin tokens count as failed authentications of the client
+   * address; no limit when absent.
+   */
+  failureLimit?: AuthFailureLimit | undefined;
   /** The reference served at `/openapi.json`, passed in: the document collects this feature too. */
   document: () => OpenApiDocument;
 }

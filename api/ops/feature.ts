@@ -38,7 +38,9 @@ export function opsRouter(deps: OpsDeps): Router {
   metrics.trackReadiness(() => readinessChecks(deps));
   const router = Router();
   mountFeature(router, opsFeature, deps);
-  if (deps.adminToken !== undefined) mountQueueDashboard(router, deps.adminToken, deps.queues ?? []);
+  if (deps.adminToken !== undefined) {
+    mountQueueDashboard(router, { token: deps.adminToken, queues: deps.queues ?? [], failureLimit: deps.failureLimit });
+  }
   router.use('/docs', docsAssets);
   return router;
 }

@@ -1,7 +1,7 @@
 import type { Endpoint } from '../http/endpoints.js';
 import { errorResponses } from '../openapi/responses.js';
 import type { ProbeDeps } from './deps.js';
-import { bearerToken, sameSecret, unauthorized } from './tokens.js';
+import { bearerToken, presentsToken, unauthorized } from './tokens.js';
 
 /** Public unless the operator sets METRICS_TOKEN, which the document shows as an optional scheme. */
 export const metricsEndpoint: Endpoint<ProbeDeps> = {
@@ -26,17 +26,14 @@ export const metricsEndpoint: Endpoint<ProbeDeps> = {
           },
         },
       },
-      ...errorResponses('unauthorized', 'method_not_allowed'),
+      ...errorResponses('unauthorized', 'method_not_allowed', 'rate_limit_exceeded'),
     },
   },
   handler:
-    ({ metrics, metricsToken }) =>
+    ({ metrics, metricsToken, failureLimit }) =>
     async (req, res) => {
-      if (metricsToken !== undefined) {
-        const given = bearerToken(req);
-        if (given === undefined || !sameSecret(given, metricsToken)) {
-          throw unauthorized('metrics endpoint', '`Authorization: Bearer <METRICS_TOKEN>`');
-        }
+      if (metricsToken !== undefined && !(await presentsToken(req, bearerToken(req), metricsToken, failureLimit))) {
+        throw unauthorized('metrics endpoint', '`Authorization: Bearer <METRICS_TOKEN>`');
       }
       const body = await metrics.registry.metrics();
       res.set('Content-Type', metrics.registry.contentType).send(body);

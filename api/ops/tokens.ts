@@ -2,11 +2,29 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { errorMessage } from '../../src/error-codes.js';
 import { AppError } from '../../src/errors.js';
+import type { AuthFailureLimit } from '../http/auth-failure-limit.js';
 
 /** Compares secrets in constant time (digests, so lengths never leak). */
 export function sameSecret(given: string, expected: string): boolean {
   const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(given), digest(expected));
+}
+
+/**
+ * Whether the request presents the configured token. A client address over the failed-authentication
+ * limit is refused with 429 `rate_limit_exceeded` before the token is compared, so that it cannot be
+ * guessed at the speed of the network; a missing or wrong token counts against the address.
+ */
+export async function presentsToken(
+  req: Request,
+  given: string | undefined,
+  expected: string,
+  failureLimit: AuthFailureLimit | undefined,
+): Promise<boolean> {
+  if (failureLimit) await failureLimit.check(req);
+  if (given !== undefined && sameSecret(given, expected)) return true;
+  failureLimit?.recordFailure(req);
+  return false;
 }
 
 export function bearerToken(req: Request): string | undefined {

@@ -9,6 +9,7 @@ import {
 } from '../../src/contract/unsubscribe.js';
 import type { Database } from '../../src/db/database.js';
 import { partitionEmails } from '../../src/domain/email-batch.js';
+import { AppError } from '../../src/errors.js';
 import { rotateUnsubscribeSecret, unsubscribeSecret } from '../../src/unsubscribe/unsubscribe-secret-repository.js';
 import { sealUnsubscribeToken } from '../../src/unsubscribe/unsubscribe-token.js';
 import { z } from 'zod';
@@ -43,8 +44,24 @@ export const linksBodySchema = z.object(
 
 const ONE_CLICK = 'List-Unsubscribe=One-Click';
 
+// A host name, an IPv4 address or a bracketed IPv6 one, and a port: what a link may be built from.
+const PLAIN_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+
+/**
+ * PUBLIC_BASE_URL, which production requires (`src/production-settings.ts`). Without it, outside
+ * production, the request's own address, but only from a plain `Host`: the header is the caller's to
+ * write, and anything else in it would become part of the links (a second link in `List-Unsubscribe`).
+ */
 function baseUrlOf(req: Request, configured: string | undefined): string {
-  return configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  if (configured !== undefined) return configured;
+  const host = req.get('host') ?? 'localhost';
+  if (!PLAIN_HOST.test(host)) {
+    throw new AppError(
+      'validation_error',
+      'The request’s `Host` header is not a plain host and port, so no link can be built from it; set PUBLIC_BASE_URL.',
+    );
+  }
+  return `${req.protocol}://${host}`;
 }
 
 /** The headers of RFC 8058 for each address, for the mail system to add to the messages it sends. */

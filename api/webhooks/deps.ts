@@ -8,6 +8,8 @@ export interface WebhooksDeps {
   logger: Logger;
   /** `WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS`: endpoints may be `http://` and private addresses. */
   allowPrivateEndpoints: boolean;
+  /** `WEBHOOKS_PRIVATE_CIDRS`: the private ranges `https://` endpoints may be in. */
+  privateCidrs: readonly string[];
   /** Queues a replayed delivery at once; without it, the worker's sweeper queues it. */
   queue?: ((due: readonly DueDelivery[]) => Promise<void>) | undefined;
 }

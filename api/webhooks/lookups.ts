@@ -9,6 +9,7 @@ import { findWebhook } from '../../src/webhooks/webhook-repository.js';
 import type { Webhook } from '../../src/webhooks/webhook.js';
 import { accountOf } from '../http/authenticate.js';
 import { pathParameter } from '../http/endpoints.js';
+import type { WebhooksDeps } from './deps.js';
 
 export const webhookNotFound = () => new AppError('not_found', 'Webhook not found.');
 export const eventNotFound = () => new AppError('not_found', 'Webhook event not found.');
@@ -37,10 +38,12 @@ export async function requireWebhook(db: Database, req: Request, res: Response):
 }
 
 /** The endpoint as given, once it is one deliveries may go to; its host's addresses are looked up now too. */
-export async function checkedEndpoint(endpoint: string, allowPrivateEndpoints: boolean): Promise<string> {
-  const problem =
-    endpointProblem(endpoint, allowPrivateEndpoints) ??
-    (await resolvedEndpointProblem(endpoint, allowPrivateEndpoints));
+export async function checkedEndpoint(
+  endpoint: string,
+  { allowPrivateEndpoints, privateCidrs }: Pick<WebhooksDeps, 'allowPrivateEndpoints' | 'privateCidrs'>,
+): Promise<string> {
+  const policy = { allowPrivate: allowPrivateEndpoints, privateCidrs };
+  const problem = endpointProblem(endpoint, policy) ?? (await resolvedEndpointProblem(endpoint, policy));
   if (problem !== null) throw invalidField('endpoint', problem);
   return endpoint;
 }

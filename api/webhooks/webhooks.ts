@@ -31,7 +31,7 @@ const tags = ['Webhooks'];
 
 /** What `checkedEndpoint` enforces, as the documentation of the operations that take an endpoint says it. */
 const endpointRule =
-  '`endpoint` must be an absolute `https://` URL without credentials whose host is, and resolves only to, public addresses (unless the service runs with `WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS=true`, which allows `http://` and private addresses).';
+  '`endpoint` must be an absolute `https://` URL without credentials whose host is, and resolves only to, public addresses (or, where the service lists private ranges in `WEBHOOKS_PRIVATE_CIDRS`, addresses in those; with `WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS=true`, `http://` and every private address), never a cloud metadata address. An IPv6 address that carries an IPv4 address (IPv4-mapped, NAT64, 6to4, Teredo) is judged by that IPv4 address.';
 
 export const listWebhooksEndpoint: Endpoint<WebhooksDeps> = {
   method: 'get',
@@ -97,10 +97,10 @@ export const createWebhookEndpoint: Endpoint<WebhooksDeps> = {
     },
   },
   handler:
-    ({ db, allowPrivateEndpoints }) =>
+    ({ db, allowPrivateEndpoints, privateCidrs }) =>
     async (req, res) => {
       const body = parseInput(createWebhookBodySchema, req.body);
-      const endpoint = await checkedEndpoint(body.endpoint, allowPrivateEndpoints);
+      const endpoint = await checkedEndpoint(body.endpoint, { allowPrivateEndpoints, privateCidrs });
       const webhook = await createWebhook(db, { accountId: accountOf(res), endpoint, events: body.events });
       res
         .status(201)
@@ -162,13 +162,15 @@ export const updateWebhookEndpoint: Endpoint<WebhooksDeps> = {
     },
   },
   handler:
-    ({ db, allowPrivateEndpoints }) =>
+    ({ db, allowPrivateEndpoints, privateCidrs }) =>
     async (req, res) => {
       // An unknown webhook is a 404 before its body is looked at.
       const id = webhookIdOf(req);
       const body = parseInput(updateWebhookBodySchema, req.body);
       const endpoint =
-        body.endpoint === undefined ? undefined : await checkedEndpoint(body.endpoint, allowPrivateEndpoints);
+        body.endpoint === undefined
+          ? undefined
+          : await checkedEndpoint(body.endpoint, { allowPrivateEndpoints, privateCidrs });
       const updated = await updateWebhook(db, accountOf(res), id, { ...body, endpoint });
       if (!updated) throw webhookNotFound();
       res.json({ object: 'webhook', id: updated.id } satisfies WebhookRef);

@@ -4,6 +4,7 @@ import { GIVEN_ORIGINS } from '../suppressions/suppression.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../queues.js';
 import { MAX_REASON_LENGTH } from '../contract/limits.js';
 import { SCOPE_PATTERN, SCOPE_RULE } from '../domain/scope.js';
+import { isStorableText, UNSTORABLE_TEXT_RULE } from '../domain/text.js';
 
 const uuid = z
   .string()
@@ -62,6 +63,7 @@ export const removeBatchSchema = z
         .trim()
         .min(1, { error: 'must not be empty' })
         .max(MAX_REASON_LENGTH, { error: `must be at most ${MAX_REASON_LENGTH} characters` })
+        .refine(isStorableText, { error: UNSTORABLE_TEXT_RULE })
         .optional(),
     },
     { error: 'the job data must be a JSON object' },

@@ -16,9 +16,11 @@ const DESCRIPTIONS: Record<string, string> = {
   bounce:
     'Required when type is bounce. The free-text fields are the classifier’s evidence, kept as they came and cut to a sane length rather than refused.',
   complaint: 'For a complaint: the feedback type of the report (`not-spam` and `auth-failure` suppress nothing).',
-  reactivation: 'Required when type is reactivation: the provider withdrawing its own verdict on the address.',
+  reactivation:
+    'Required when type is reactivation: the provider withdrawing its own verdict on the address. Only the service’s provider feeds reactivate: `POST /events` refuses a reactivation.',
   provider_message_id: 'The sending provider’s id for the message, kept in the audit trail.',
-  feed_id: 'Set by the service’s own provider feeds; `POST /events` ignores it.',
+  feed_id:
+    'Set by the service’s own provider feeds, and required with a reactivation, which only they send; `POST /events` ignores it.',
   scope: 'The scope the message was sent in, such as newsletter; without it the event is for the whole account.',
 };
 
@@ -38,8 +40,8 @@ function withoutFlags(pattern: RegExp): string {
 /**
  * The job format (`suppressionEventSchema`) as a JSON Schema (draft 2020-12), for producers in other
  * languages and for `POST /events`: what a producer may send, before the workers normalise it.
- * The two rules zod checks in code (`bounce` with a bounce, `reactivation` with a reactivation) are
- * added as conditions.
+ * The rules zod checks in code (`bounce` with a bounce, `reactivation` and `feed_id` with a
+ * reactivation) are added as conditions.
  */
 export function eventJsonSchema(): JsonSchema {
   const generated = z.toJSONSchema(suppressionEventSchema, {
@@ -68,7 +70,7 @@ export function eventJsonSchema(): JsonSchema {
       { if: { properties: { type: { const: 'bounce' } }, required: ['type'] }, then: { required: ['bounce'] } },
       {
         if: { properties: { type: { const: 'reactivation' } }, required: ['type'] },
-        then: { required: ['reactivation'] },
+        then: { required: ['reactivation', 'feed_id'] },
       },
     ],
   };

@@ -2,22 +2,27 @@ import { z } from 'zod';
 import { emailProblem, normalizeEmail } from '../domain/email.js';
 import { UUID_PATTERN } from '../domain/ids.js';
 import { SCOPE_PATTERN, SCOPE_RULE } from '../domain/scope.js';
+import { isStorableText, storableText, UNSTORABLE_TEXT_RULE } from '../domain/text.js';
 
 export const EVENT_TYPES = ['bounce', 'complaint', 'reactivation'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const BOUNCE_TYPES = ['permanent', 'transient', 'undetermined'] as const;
 export type BounceType = (typeof BOUNCE_TYPES)[number];
 
+export const REACTIVATION_FROM_FEEDS_ONLY =
+  'is required when type is reactivation: only the provider feeds of the service (POST /feeds/{id}) reactivate addresses';
+
 const uuid = z
   .string()
   .regex(UUID_PATTERN, { error: 'must be a UUID' })
   .transform((value) => value.toLowerCase());
 
-// Free-text details from mail servers are kept for the audit trail, cut to a sane size rather than refused.
+// Free-text details from mail servers are kept for the audit trail: evidence no one can send again,
+// so it is cut to a sane size and stripped of what PostgreSQL cannot store, never refused.
 const detail = (max: number) =>
   z
     .string()
-    .transform((value) => value.slice(0, max))
+    .transform((value) => storableText(value.slice(0, max)))
     .optional();
 
 const email = z
@@ -36,7 +41,12 @@ export const suppressionEventSchema = z
   .object(
     {
       account_id: uuid,
-      event_id: z.string().min(1, { error: 'must not be empty' }).max(255, { error: 'must be at most 255 characters' }),
+      // An identifier, not evidence: stripping could make two events one, so it is refused.
+      event_id: z
+        .string()
+        .min(1, { error: 'must not be empty' })
+        .max(255, { error: 'must be at most 255 characters' })
+        .refine(isStorableText, { error: UNSTORABLE_TEXT_RULE }),
       type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }),
       email,
       source_id: uuid,
@@ -49,7 +59,7 @@ export const suppressionEventSchema = z
           /** The SMTP reply code (`550`), where the provider gives it apart from the text. */
           reply_code: z
             .union([z.string(), z.number()])
-            .transform((value) => String(value).slice(0, 16))
+            .transform((value) => storableText(String(value).slice(0, 16)))
             .optional(),
           diagnostic: detail(2000),
           /** Who reported the bounce (`ses`, `postmark`, a mail system's name): how its sub-type is read. */
@@ -96,6 +106,13 @@ export const suppressionEventSchema = z
   .refine((event) => event.type !== 'reactivation' || event.reactivation !== undefined, {
     error: 'is required when type is reactivation',
     path: ['reactivation'],
+    when: ({ value }) => typeof value === 'object' && value !== null,
+  })
+  // A reactivation lifts entries that `DELETE` would protect (a complaint's): only a provider feed
+  // of the service, whose signature was verified, may send one, and it names itself as the maker.
+  .refine((event) => event.type !== 'reactivation' || event.feed_id !== undefined, {
+    error: REACTIVATION_FROM_FEEDS_ONLY,
+    path: ['feed_id'],
     when: ({ value }) => typeof value === 'object' && value !== null,
   });
 

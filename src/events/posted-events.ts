@@ -25,6 +25,15 @@ function ofTheKeysAccount(event: unknown, accountId: string): unknown {
   return own;
 }
 
+/**
+ * No key may reactivate: a reactivation lifts entries that `DELETE` protects (a complaint's), so it
+ * comes only from a provider feed, whose signature the service verified.
+ */
+const FEEDS_ONLY: EventProblem = {
+  path: 'type',
+  message: 'must be bounce or complaint: a reactivation comes only from a provider feed (POST /feeds/{id})',
+};
+
 /** An event naming another account: refused as a wrong field, so that no answer says whether that account exists. */
 function otherAccount(event: unknown, accountId: string): EventProblem | null {
   if (!isObject(event) || typeof event['account_id'] !== 'string') return null;
@@ -73,7 +82,8 @@ export function parsePostedEvents(body: unknown, accountId: string): Suppression
   const invalid = new Map<number, EventProblem[]>();
   for (const [index, event] of events.entries()) {
     const result = safeParseSuppressionEvent(ofTheKeysAccount(event, accountId));
-    const problems = result.success ? [] : result.problems;
+    const problems = result.success ? [] : result.problems.filter((problem) => problem.path !== 'feed_id');
+    if (isObject(event) && event['type'] === 'reactivation') problems.unshift(FEEDS_ONLY);
     const foreign = otherAccount(event, accountId);
     if (foreign && !problems.some((problem) => problem.path === foreign.path)) problems.push(foreign);
     if (problems.length > 0) invalid.set(index, problems);

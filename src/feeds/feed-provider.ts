@@ -28,7 +28,10 @@ export interface Verified {
   /** The payload to map (the body, or the message inside an envelope); null when the request carries no events. */
   text: string | null;
   delivery: Delivery;
-  /** A token signed into the request once: refused when seen before, remembered once its events are queued. */
+  /**
+   * A token signed into the request once: reserved before its events are queued, refused while
+   * reserved, given back when they are not queued.
+   */
   replayToken?: string;
 }
 

@@ -18,7 +18,7 @@ const signedBody = z.object({
 
 /**
  * Mailgun's webhook signature: HMAC-SHA256 of `timestamp + token` with the signing key, in the body's
- * `signature` object. Returns the token, which the caller remembers to refuse a replay.
+ * `signature` object. Returns the token, which the caller reserves to refuse a replay.
  */
 export function verifyMailgun(verification: MailgunVerification, request: FeedRequest, nowMs = Date.now()): string {
   let body: unknown;

@@ -16,7 +16,7 @@ export interface FeedReceiverOptions {
   /** `FEEDS_EMAIL_ID_TAG`: the message tag or metadata key that carries the sender's UUID for it. */
   emailIdTag: string;
   sns: SnsClient;
-  /** Where replay tokens (Mailgun's) are remembered; without it, requests that carry one cannot be taken. */
+  /** Where replay tokens (Mailgun's) are reserved; without it, requests that carry one cannot be taken. */
   replays?: ReplayGuard;
   logger: Logger;
 }
@@ -40,9 +40,9 @@ export interface FeedDelivery {
 
 export interface FeedReceiver {
   /**
-   * Verifies a request as its provider documents, maps it to events, validates and queues them, then
-   * remembers its replay token. Throws AppError `invalid_signature`, `invalid_payload` or
-   * `service_unavailable`, and then nothing of the request is queued.
+   * Verifies a request as its provider documents, reserves its replay token, maps it to events,
+   * validates and queues them. Throws AppError `invalid_signature`, `invalid_payload` or
+   * `service_unavailable`, and then nothing of the request is queued and its token is given back.
    */
   receive(feed: Feed, request: FeedRequest, sink: FeedSink): Promise<FeedDelivery>;
 }
@@ -133,28 +133,35 @@ export function createFeedReceiver(options: FeedReceiverOptions): FeedReceiver {
     const { replayToken } = verified;
     if (replayToken !== undefined) {
       if (!replays) throw new FeedUnavailableError(`${provider.title} feeds need Redis to remember their tokens`);
-      if (await replays.seen(feed.id, replayToken)) {
+      if (!(await replays.reserve(feed.id, replayToken))) {
         throw new FeedVerificationError('replay', 'this signature token was already used');
       }
     }
-    const mapped =
-      verified.text === null
-        ? { events: [], ignored: [] }
-        : provider.map(verified.text, verified.delivery, {
-            accountId: feed.accountId,
-            emailIdTag: options.emailIdTag,
-            scopeFrom: feed.scopeFrom,
-          });
-    return { ...queueable(mapped, feed.id), replayToken };
+    try {
+      const mapped =
+        verified.text === null
+          ? { events: [], ignored: [] }
+          : provider.map(verified.text, verified.delivery, {
+              accountId: feed.accountId,
+              emailIdTag: options.emailIdTag,
+              scopeFrom: feed.scopeFrom,
+            });
+      return { ...queueable(mapped, feed.id), replayToken };
+    } catch (error) {
+      await release(feed, replayToken);
+      throw error;
+    }
   }
 
-  async function remember(feed: Feed, replayToken: string | undefined): Promise<void> {
+  /** Gives back the token of a request that queued nothing: the provider retries it with the same token. */
+  async function release(feed: Feed, replayToken: string | undefined): Promise<void> {
     if (replayToken === undefined || !replays) return;
     try {
-      await replays.remember(feed.id, replayToken);
+      await replays.release(feed.id, replayToken);
     } catch (error) {
-      // The events are queued, and a replay of them is one event each however often it comes.
-      logger.warn({ err: error, feed_id: feed.id }, 'feed token not remembered');
+      // The request's own failure is its answer. The token stays taken until it expires, and until
+      // then the provider's retries of it are refused as replays.
+      logger.warn({ err: error, feed_id: feed.id }, 'feed token not released');
     }
   }
 
@@ -166,8 +173,12 @@ export function createFeedReceiver(options: FeedReceiverOptions): FeedReceiver {
       } catch (error) {
         throw refusal(error, feed, sink.metrics);
       }
-      await publish(received.events, sink);
-      await remember(feed, received.replayToken);
+      try {
+        await publish(received.events, sink);
+      } catch (error) {
+        await release(feed, received.replayToken);
+        throw error;
+      }
       count(feed, received, sink.metrics);
       return { queued: received.events.length, ignored: received.ignored.length + received.unusable };
     },

@@ -3,6 +3,7 @@ import { scopeOfStored, storedScope, type Scope } from '../domain/scope.js';
 import type { ListFormat } from '../lists/list-format.js';
 import type { InvalidLine } from '../lists/queue-list.js';
 import type { Queryable } from '../db/database.js';
+import { storableText } from '../domain/text.js';
 
 /** Where the reading of an import stands; `completed` is derived from its jobs. */
 export type ImportReadStatus = 'reading' | 'processing' | 'failed';
@@ -81,7 +82,12 @@ export async function recordImportReading(
       reading.queued,
       reading.duplicates,
       reading.jobs,
-      JSON.stringify(reading.invalidLines),
+      // A line is shown as read, less what jsonb cannot hold: a list's bytes may carry NUL.
+      JSON.stringify(
+        reading.invalidLines.map((line) =>
+          line.value === undefined ? line : { ...line, value: storableText(line.value) },
+        ),
+      ),
       end?.status ?? 'reading',
       end?.status === 'failed' ? end.error : null,
     ],

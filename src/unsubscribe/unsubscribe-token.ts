@@ -36,20 +36,34 @@ export function sealUnsubscribeToken(secret: Buffer, target: UnsubscribeTarget):
   return Buffer.concat([header, iv, cipher.getAuthTag(), sealed]).toString('base64url');
 }
 
-/** The account a token names, read without its secret; null for what cannot be a token. */
-export function tokenAccount(token: string): string | null {
+/**
+ * The bytes a token spells, or null for what cannot be a token. Only the spelling this service
+ * writes: base64url's last character carries bits that decoding drops, so other characters there
+ * decode to the same bytes, and a link would answer under several spellings.
+ */
+function tokenBytes(token: string): Buffer | null {
   if (!/^[A-Za-z0-9_-]{60,2000}$/.test(token)) return null;
   const bytes = Buffer.from(token, 'base64url');
+  return bytes.toString('base64url') === token ? bytes : null;
+}
+
+function headerAccount(bytes: Buffer): string | null {
   if (bytes.length <= HEADER_BYTES + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) return null;
   const accountId = accountIdOf(bytes.subarray(1, HEADER_BYTES));
   return isUuid(accountId) ? accountId : null;
 }
 
+/** The account a token names, read without its secret; null for what cannot be a token. */
+export function tokenAccount(token: string): string | null {
+  const bytes = tokenBytes(token);
+  return bytes === null ? null : headerAccount(bytes);
+}
+
 /** The address and scope a token was sealed for, or null when it does not open with `secret`. */
 export function openUnsubscribeToken(token: string, secret: Buffer): UnsubscribeTarget | null {
-  const accountId = tokenAccount(token);
-  if (accountId === null) return null;
-  const bytes = Buffer.from(token, 'base64url');
+  const bytes = tokenBytes(token);
+  const accountId = bytes === null ? null : headerAccount(bytes);
+  if (bytes === null || accountId === null) return null;
   const iv = bytes.subarray(HEADER_BYTES, HEADER_BYTES + IV_BYTES);
   const tag = bytes.subarray(HEADER_BYTES + IV_BYTES, HEADER_BYTES + IV_BYTES + TAG_BYTES);
   try {

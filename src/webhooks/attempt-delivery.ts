@@ -4,12 +4,12 @@ import type { Queryable } from '../db/database.js';
 import { abandonDelivery, findDeliveryTarget, recordAttempt } from './delivery-repository.js';
 import { afterFailure, type DueDelivery } from './delivery.js';
 import type { DeliveryJob } from './delivery-queue.js';
+import type { EndpointPolicy } from './endpoint-safety.js';
 import { postDelivery } from './post-delivery.js';
 import { signatureHeaders } from './signing.js';
 
-export interface AttemptOptions {
-  /** WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS. */
-  allowPrivate: boolean;
+/** The endpoint policy is WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS and WEBHOOKS_PRIVATE_CIDRS. */
+export interface AttemptOptions extends EndpointPolicy {
   /** Waits between the attempts of a round; its length + 1 attempts, then the delivery fails. */
   retryDelaysMs: readonly number[];
   timeoutMs?: number;
@@ -58,6 +58,7 @@ export async function attemptDelivery(
         body: target.payload,
         headers: signatureHeaders(target.id, sentAt, target.payload, target.secrets),
         allowPrivate: options.allowPrivate,
+        privateCidrs: options.privateCidrs,
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
       span?.setAttribute('http.response.status_code', posted.statusCode);

@@ -161,6 +161,8 @@ async function main(): Promise<void> {
       DATABASE_URL: postgres.url,
       REDIS_URL: redis.url,
       QUEUE_PREFIX: 'chaos',
+      // The receiver is on loopback: a development setting, which production refuses.
+      NODE_ENV: 'development',
       WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true',
     };
     const api = await startServiceProcess(built, 'api/main.js', { ...env, HOST: '127.0.0.1', PORT: '0' });

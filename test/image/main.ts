@@ -505,8 +505,9 @@ async function main(): Promise<number> {
     });
     const ctx: Context = { p, results, cleanup, databaseUrl, prefix, redis, runId };
     await runScenario(ctx, {
-      name: 'default (all in one)',
-      env: { DATABASE_URL: databaseUrl, REDIS_URL },
+      // As a developer runs it: production would require PUBLIC_BASE_URL and METRICS_TOKEN.
+      name: 'default (all in one, development)',
+      env: { DATABASE_URL: databaseUrl, REDIS_URL, NODE_ENV: 'development' },
       api: true,
       workers: true,
       inspectContainer: true,
@@ -529,7 +530,11 @@ async function main(): Promise<number> {
       secretFiles[file] = `/run/secrets/${name.toLowerCase()}`;
       secretEnv[`${name}_FILE`] = `/run/secrets/${name.toLowerCase()}`;
     }
-    const withSecrets = { env: secretEnv, files: secretFiles, metricsToken };
+    const withSecrets = {
+      env: { ...secretEnv, PUBLIC_BASE_URL: 'https://suppressions.test' },
+      files: secretFiles,
+      metricsToken,
+    };
     await runScenario(ctx, {
       name: 'ROLE=api',
       ...withSecrets,

@@ -255,6 +255,32 @@ describe('POST /events: keys', () => {
     expect(await entryOf(apiClient(app.server.url, full), email)).toMatchObject({ origin: 'complaint' });
   });
 
+  it.each(['full_access', 'sending_access'] as const)(
+    'when a %s key posts a reactivation, then it answers 422 naming the type, queues nothing, and a complaint’s entry stays',
+    async (permission) => {
+      const { account, accountId, token } = await newAccount(app.database.db);
+      const key = permission === 'full_access' ? token : (await newKey(app.database.db, account, permission)).token;
+      const email = uniqueEmail();
+      const full = apiClient(app.server.url, token);
+      expect((await full.post('/events', { events: [posted(complaintEvent(accountId, email))] })).status).toBe(202);
+      await entryOf(full, email);
+      const reactivation = {
+        ...posted(complaintEvent(accountId, email)),
+        type: 'reactivation',
+        complaint: undefined,
+        reactivation: { provider: 'postmark' },
+        feed_id: `feed_${'A'.repeat(32)}`,
+      };
+
+      const response = await apiClient(app.server.url, key).post('/events', { events: [reactivation] });
+
+      expectError(response, 422, 'validation_error');
+      expect(response.body.message).toContain('`events[0].type` must be bounce or complaint');
+      expect(response.body.message).not.toContain('feed_id');
+      expect((await full.get(`/suppressions/${encodeURIComponent(email)}`)).status).toBe(200);
+    },
+  );
+
   it('when a sending_access key asks for anything else of the list, then it is still refused', async () => {
     const { account } = await newAccount(app.database.db);
     const sending = await newKey(app.database.db, account, 'sending_access');

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { useFeedApp } from '../support/feed-app.js';
-import { describeFeedScenarios, fixture, jobsOf, suppression } from '../support/feed-contract.js';
+import { accountEvents, useFeedApp } from '../support/feed-app.js';
+import { describeFeedScenarios, drained, fixture, jobsOf, suppression } from '../support/feed-contract.js';
 import { mailgunBody } from '../support/feed-signers.js';
 
 const SIGNING_KEY = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0';
@@ -31,6 +32,46 @@ describe('Mailgun webhooks', () => {
     const replay = await app.send(created.feed, body, {}, scenarios.live());
     expect(replay.status).toBe(401);
     expect(replay.body.message).toContain('already used');
+  });
+
+  it('when 8 requests reuse one signature with different recipients at once, then exactly one is applied and the others answer as a replay', async () => {
+    const created = await newFeed();
+    const token = randomBytes(25).toString('hex');
+    const timestamp = Math.floor(Date.now() / 1000);
+    const recipients = Array.from({ length: 8 }, (_, index) => `replayed-${index}-${token.slice(0, 8)}@example.com`);
+    const bodies = recipients.map((recipient, index) =>
+      mailgunBody(
+        SIGNING_KEY,
+        { ...(eventData('failed-permanent.json') as object), id: `replayed-${index}`, recipient },
+        { token, timestamp },
+      ),
+    );
+
+    const answers = await Promise.all(bodies.map((body) => app.send(created.feed, body, {}, scenarios.live())));
+
+    const applied = answers.flatMap((answer, index) => (answer.status === 200 ? [recipients[index]] : []));
+    expect(applied).toHaveLength(1);
+    for (const answer of answers.filter((answer) => answer.status !== 200)) {
+      expect(answer.status).toBe(401);
+      expect(answer.body.message).toContain('already used');
+    }
+    await drained(app, created.account.accountId);
+    const events = await accountEvents(app.database.db, created.account.accountId);
+    expect(events.map((event) => event.email)).toEqual(applied);
+  });
+
+  it('when the events could not be queued, then the provider’s retry with the same token lands', async () => {
+    const created = await newFeed();
+    const body = mailgunBody(SIGNING_KEY, eventData('failed-permanent.json'));
+    const failing = await app.startApp({
+      redis: 'live',
+      queues: true,
+      feeds: { publish: () => Promise.reject(new Error('the queue refused the events')) },
+    });
+
+    expect((await app.send(created.feed, body, {}, failing)).status).toBe(503);
+    expect((await app.send(created.feed, body, {}, scenarios.live())).status).toBe(200);
+    expect(await suppression(created, 'badrecipient@sample.mailgun.com')).toMatchObject({ origin: 'bounce' });
   });
 
   it('when Redis was down for a request, then the same request, token and all, lands on the retry', async () => {

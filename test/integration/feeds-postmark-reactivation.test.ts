@@ -59,6 +59,7 @@ describe('Postmark reactivations', () => {
       outcome: 'removed',
       removal_reason: 'reactivated',
       scope: 'broadcast',
+      actor: { type: 'feed', id: created.feed.id },
     });
     const { rows } = await app.database.db.query<{ type: string; email: string; scope: string }>({
       text: `SELECT type, email, scope FROM suppression_changes WHERE account_id = $1 ORDER BY id`,

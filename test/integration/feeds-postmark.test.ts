@@ -43,6 +43,23 @@ describe('Postmark webhooks', () => {
     });
   });
 
+  it('when a bounce’s details hold NUL and an unpaired surrogate, then the bounce is applied, its diagnostic without them', async () => {
+    const created = await app.newFeed('postmark');
+    const body = fixture('postmark', 'bounce-hard.json').replace(
+      '"Details": "Test bounce details"',
+      '"Details": "smtp;550 5.1.1 user unknown\\u0000 \\ud800"',
+    );
+    expect(body).toContain('\\u0000');
+    expect((await app.send(created.feed, body, credentials(created), scenarios.live())).status).toBe(200);
+    await recorded(app, created.account.accountId, 1);
+    const { rows } = await app.database.db.query({
+      text: 'SELECT bounce_diagnostic FROM suppression_events WHERE account_id = $1',
+      values: [created.account.accountId],
+    });
+    expect(rows).toEqual([{ bounce_diagnostic: 'smtp;550 5.1.1 user unknown \ufffd' }]);
+    expect(await suppression(created, 'john@example.com')).toMatchObject({ origin: 'bounce' });
+  });
+
   it('when the feed reads the message stream, then a complaint stops only that stream’s sends, and a bounce every send', async () => {
     const created = await app.newFeed('postmark', {}, 'stream');
     const { api } = created.account;

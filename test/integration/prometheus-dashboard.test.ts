@@ -137,6 +137,8 @@ describe('the dashboard and the alert rules in a real Prometheus scraping the pr
       HOST: '127.0.0.1',
       PORT: '0',
       METRICS_TOKEN,
+      // The receiver is on loopback: a development setting, which production refuses.
+      NODE_ENV: 'development',
       WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true',
       RATE_LIMIT_PER_SECOND: '1000',
     });

@@ -191,15 +191,16 @@ describe('the service on a Redis Cluster', () => {
     await sleep(1100);
   });
 
-  it('when a feed token has been remembered, then any process sees it as a replay', async () => {
+  it('when a feed token has been reserved, then no other process can take it until it is given back', async () => {
     const client = createRedis(cluster.endpoint, 'request');
     const other = createRedis(cluster.endpoint, 'request');
     try {
       await Promise.all([client, other].map((each) => new Promise((resolve) => each.once('ready', resolve))));
       const token = uniqueEmail();
-      expect(await redisReplayGuard(client, 'sl:').seen('feed-1', token)).toBe(false);
-      await redisReplayGuard(client, 'sl:').remember('feed-1', token);
-      expect(await redisReplayGuard(other, 'sl:').seen('feed-1', token)).toBe(true);
+      expect(await redisReplayGuard(client, 'sl:').reserve('feed-1', token)).toBe(true);
+      expect(await redisReplayGuard(other, 'sl:').reserve('feed-1', token)).toBe(false);
+      await redisReplayGuard(client, 'sl:').release('feed-1', token);
+      expect(await redisReplayGuard(other, 'sl:').reserve('feed-1', token)).toBe(true);
     } finally {
       client.disconnect();
       other.disconnect();

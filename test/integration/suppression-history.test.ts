@@ -278,7 +278,7 @@ describe('bad requests', () => {
       ['limit=101', '`limit` must be a whole number from 1 to 100.'],
       ['after=a&before=b', '`after` and `before` cannot be used together.'],
       ['after=', '`after` must be an event id (1 to 255 characters).'],
-      ['before=%00', '`before` must be an event id (1 to 255 characters).'],
+      ['before=%00', '`before` must not contain NUL characters or unpaired UTF-16 surrogates.'],
     ];
     for (const [query, message] of cases) {
       const response = await owner.api.get(`/suppressions/${email}/events?${query}`);

@@ -102,6 +102,27 @@ describe('importing a list over HTTP', () => {
     });
   });
 
+  it('when a line holds NUL or bytes that are not UTF-8, then the import completes, that line is reported without what cannot be stored, and the rest are added', async () => {
+    const { token } = await newAccount(app.database.db);
+    const emails = uniqueEmails(3);
+    const body = Buffer.concat([
+      Buffer.from(`${emails[0]}\nbad\u0000@example.com\n`),
+      Buffer.from([0x6f, 0xc0, 0xaf, 0x40, 0x78, 0x2e, 0x63, 0x6f, 0x0a]),
+      Buffer.from(`${emails[1]}\n${emails[2]}\n`),
+    ]);
+
+    const accepted = await upload(token, { body });
+
+    expect(accepted.status).toBe(202);
+    const done = await finished(token, accepted.body['id']);
+    expect(done).toMatchObject({ status: 'completed', lines: 5, invalid: 2, added: 3, failed_jobs: 0 });
+    expect(done['invalid_lines']).toEqual([
+      { line: 2, value: 'bad@example.com', reason: 'is not a valid email address' },
+      { line: 3, value: 'o\ufffd\ufffd@x.co', reason: 'is not a valid email address' },
+    ]);
+    expect([...(await listed(token)).keys()].sort()).toEqual([...emails].sort());
+  });
+
   it('when NDJSON is posted with an origin, then its type says the format and every entry gets that origin', async () => {
     const { token } = await newAccount(app.database.db);
     const [first, second] = uniqueEmails(2);

@@ -43,6 +43,8 @@ beforeAll(async () => {
     DATABASE_URL: database.url,
     REDIS_URL: events.redisUrl,
     QUEUE_PREFIX: events.prefix,
+    // The receiver is on loopback: a development setting, which production refuses.
+    NODE_ENV: 'development',
     WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true',
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',

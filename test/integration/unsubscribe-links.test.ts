@@ -22,6 +22,18 @@ async function linkFor(owner: ApiAccount, email: string, scope?: string): Promis
   return answer.body.data[0].url as string;
 }
 
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * The token with the bits of its last character that decoding drops (4 of them after 2 leftover
+ * bytes, 2 after 1) all set: the same bytes, spelt otherwise.
+ */
+function otherSpelling(token: string): string {
+  const dropped = { 2: 0b1111, 3: 0b11 }[token.length % 4];
+  if (dropped === undefined) throw new Error(`a token of ${token.length} characters has no unused bits`);
+  return token.slice(0, -1) + BASE64URL[BASE64URL.indexOf(token.at(-1) as string) | dropped];
+}
+
 /** The link's path on the file's server (the links name the public address). */
 const pathOf = (url: string): string => new URL(url).pathname;
 
@@ -186,6 +198,22 @@ describe('links that are not valid', () => {
     expect((await postOneClick('/unsubscribe/not-a-token')).status).toBe(404);
     expect(await stopped(owner.api, reader)).toBe(false);
     expect(await stopped(other.api, reader)).toBe(false);
+  });
+
+  it('when a link is spelt with other unused bits in its last character, then the page and the one-click POST answer 404 and write nothing, and the link as made answers 200', async () => {
+    const owner = await newApiAccount(app);
+    const reader = uniqueEmail();
+    const path = pathOf(await linkFor(owner, reader));
+    const token = path.split('/').at(-1) as string;
+    const alternate = `/unsubscribe/${otherSpelling(token)}`;
+    expect(Buffer.from(otherSpelling(token), 'base64url')).toEqual(Buffer.from(token, 'base64url'));
+
+    expect((await fetch(`${app.server.url}${alternate}`)).status).toBe(404);
+    expect((await postOneClick(alternate)).status).toBe(404);
+    expect(await stopped(owner.api, reader)).toBe(false);
+    expect((await fetch(`${app.server.url}${path}`)).status).toBe(200);
+    expect((await postOneClick(path)).status).toBe(200);
+    expect(await stopped(owner.api, reader)).toBe(true);
   });
 
   it('when the account rotates its secret, then its earlier links answer 404, and new ones work', async () => {

@@ -2,6 +2,7 @@ import { Webhook as SvixWebhook } from 'svix';
 import { describe, expect, it } from 'vitest';
 import { recordAttempt } from '../../src/webhooks/delivery-repository.js';
 import { dispatchChanges } from '../../src/webhooks/dispatcher.js';
+import { PRIVATE_RESPONSE_NOTE } from '../../src/webhooks/post-delivery.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { removeSuppressions } from '../../src/suppressions/suppression-removal.js';
 import { removeWebhook, rotateSigningSecret, updateWebhook } from '../../src/webhooks/webhook-repository.js';
@@ -241,7 +242,7 @@ describe('which changes are announced', () => {
 });
 
 describe('retries', () => {
-  it('when the receiver fails three times and then recovers, then each change is accepted exactly once under one webhook-id, every attempt recorded', async () => {
+  it('when the receiver fails three times and then recovers, then each change is accepted exactly once under one webhook-id, every attempt recorded without the loopback receiver’s bodies', async () => {
     const { accountId, webhook, receiver } = await hooks.subscriber();
     receiver.answer = (_delivery, index) => (index < 3 ? 500 : 200);
     const [added] = await addManual(accountId, [uniqueEmail()]);
@@ -254,10 +255,10 @@ describe('retries', () => {
     const [row] = await settledDeliveries(webhook.id, 1);
     expect(row).toMatchObject({ status: 'success', attempt_count: 4 });
     expect(await attemptsOf(row!.id)).toEqual([
-      { http_status_code: 500, response: 'receiver says 500' },
-      { http_status_code: 500, response: 'receiver says 500' },
-      { http_status_code: 500, response: 'receiver says 500' },
-      { http_status_code: 200, response: 'ok' },
+      { http_status_code: 500, response: PRIVATE_RESPONSE_NOTE },
+      { http_status_code: 500, response: PRIVATE_RESPONSE_NOTE },
+      { http_status_code: 500, response: PRIVATE_RESPONSE_NOTE },
+      { http_status_code: 200, response: PRIVATE_RESPONSE_NOTE },
     ]);
   });
 
@@ -292,7 +293,7 @@ describe('retries', () => {
       const [row] = await settledDeliveries(webhook.id, 1);
       expect(await attemptsOf(row!.id)).toEqual([
         { http_status_code: 0, response: 'timed out after 0.3 s' },
-        { http_status_code: 200, response: 'ok' },
+        { http_status_code: 200, response: PRIVATE_RESPONSE_NOTE },
       ]);
     } finally {
       await hooks.stop();

@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -67,6 +68,22 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/**
+ * What production requires (`src/production-settings.ts`), for the processes whose test does not
+ * set it itself, directly or as a `_FILE`.
+ */
+export const PRODUCTION_DEFAULTS = {
+  PUBLIC_BASE_URL: 'https://suppressions.test',
+  METRICS_TOKEN: `metrics-token-${randomUUID()}`,
+} as const;
+
+function withProductionDefaults(env: Record<string, string>): Record<string, string> {
+  const defaults = Object.entries(PRODUCTION_DEFAULTS).filter(
+    ([name]) => env[name] === undefined && env[`${name}_FILE`] === undefined,
+  );
+  return { ...Object.fromEntries(defaults), ...env };
+}
+
 /** What a `suppression-list start` process says once it serves, in each role. */
 const START_READY: Record<string, string> = { all: 'API listening', api: 'API listening', workers: 'probes listening' };
 
@@ -83,7 +100,7 @@ export async function startServiceProcess(
   const [file = entry, ...args] = entry.split(' ');
   const readyWhen = args.length > 0 ? START_READY[env['ROLE'] ?? 'all'] : undefined;
   const child = spawn(process.execPath, [join(built.dir, file), ...args], {
-    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', NODE_ENV: 'production', ...env },
+    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', NODE_ENV: 'production', ...withProductionDefaults(env) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];

@@ -1,15 +1,12 @@
 import type { ScopeSource } from '../../src/feeds/message-scope.js';
-import { afterAll, beforeAll } from 'vitest';
 import { createFeed } from '../../src/feeds/feed-repository.js';
 import type { Queryable } from '../../src/db/database.js';
 import { feedPath, newFeedId, type Feed } from '../../src/feeds/feed.js';
 import type { Provider } from '../../src/feeds/providers/index.js';
 import { feedSettings, type FeedSettingsInput } from '../../src/feeds/feed-settings.js';
-import { createLogger } from '../../src/logger.js';
-import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';
 import { newApiAccount, useTestApp, type ApiAccount, type TestApp, type TestAppOptions } from './test-app.js';
 import type { RunningServer } from '../../api/server.js';
-import { queueConfig } from './test-config.js';
+import { useEventWorkerBeside } from './test-event-worker.js';
 
 export interface FeedApp extends TestApp {
   /**
@@ -36,18 +33,7 @@ export interface FeedAnswer {
  */
 export function useFeedApp(options: TestAppOptions = {}): FeedApp {
   const app = useTestApp({ redis: 'live', queues: true, ...options });
-  let worker: EventWorker | undefined;
-  beforeAll(async () => {
-    worker = startEventWorker(queueConfig(app.events.prefix, { WORKER_CONCURRENCY: '20' }), {
-      db: app.database.db,
-      logger: createLogger('silent'),
-      connection: app.events.connection,
-    });
-    await worker.worker.waitUntilReady();
-  });
-  afterAll(async () => {
-    await worker?.close();
-  });
+  useEventWorkerBeside(app);
 
   return Object.assign(Object.create(app) as object, {
     async newFeed(provider: Provider, input: FeedSettingsInput = {}, scopeFrom: ScopeSource | null = null) {

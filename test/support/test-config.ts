@@ -21,7 +21,11 @@ export interface TestSettings extends Pick<
   metricsToken?: string;
   adminToken?: string;
   feeds?: { publish?: AppDeps['publishFeedEvents']; emailIdTag?: string; snsExtraCertHosts?: readonly string[] };
-  webhooks?: { allowPrivateEndpoints?: boolean; queue?: (due: readonly DueDelivery[]) => Promise<void> };
+  webhooks?: {
+    allowPrivateEndpoints?: boolean;
+    privateCidrs?: readonly string[];
+    queue?: (due: readonly DueDelivery[]) => Promise<void>;
+  };
   /** `sessionTtlMs` is whole hours, as CONSOLE_SESSION_HOURS is. */
   console?: { dir?: string; sessionTtlMs?: number };
   /** Any other variable, as an operator would set it. */
@@ -52,6 +56,7 @@ export function testConfig(settings: TestSettings = {}): Config {
     FEEDS_EMAIL_ID_TAG: settings.feeds?.emailIdTag,
     FEEDS_SNS_EXTRA_CERT_HOSTS: settings.feeds?.snsExtraCertHosts?.join(','),
     WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: text(settings.webhooks?.allowPrivateEndpoints),
+    WEBHOOKS_PRIVATE_CIDRS: settings.webhooks?.privateCidrs?.join(','),
     CONSOLE_DIR: settings.console?.dir,
     CONSOLE_SESSION_HOURS: hours(settings.console?.sessionTtlMs),
     ...settings.env,

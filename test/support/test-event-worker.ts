@@ -5,6 +5,7 @@ import { EVENTS_QUEUE } from '../../src/queues.js';
 import type { Metrics } from '../../src/metrics.js';
 import { startEventWorker, type EventWorker } from '../../workers/event-worker.js';
 import { queueConfig } from './test-config.js';
+import type { TestApp } from './test-app.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { createTestQueue, type TestQueue } from './test-queue.js';
 
@@ -88,4 +89,23 @@ export function useEventWorker(settings: EventWorkerSettings = {}): TestEventWor
     stop,
     start,
   };
+}
+
+/**
+ * For the whole test file: the real event worker on a test app's own database and events queue
+ * (an app started with `queues: true`), so that an event the app queues travels as in production.
+ */
+export function useEventWorkerBeside(app: TestApp, concurrency = 20): void {
+  let worker: EventWorker | undefined;
+  beforeAll(async () => {
+    worker = startEventWorker(queueConfig(app.events.prefix, { WORKER_CONCURRENCY: String(concurrency) }), {
+      db: app.database.db,
+      logger: createLogger('silent'),
+      connection: app.events.connection,
+    });
+    await worker.worker.waitUntilReady();
+  });
+  afterAll(async () => {
+    await worker?.close();
+  });
 }

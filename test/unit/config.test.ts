@@ -24,6 +24,7 @@ const DEFAULTS = {
   FEEDS_EMAIL_ID_TAG: 'email_id',
   FEEDS_SNS_EXTRA_CERT_HOSTS: [],
   WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: false,
+  WEBHOOKS_PRIVATE_CIDRS: [],
   WEBHOOK_DELIVERY_CONCURRENCY: 50,
   WORKERS: ['events', 'batches', 'webhooks'],
   CONSOLE_SESSION_HOURS: 8,
@@ -210,6 +211,31 @@ describe('webhook settings', () => {
     (value) => {
       expect(() => loadConfig({ WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: value })).toThrow(
         /WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: must be true or false/,
+      );
+    },
+  );
+
+  it('when WEBHOOKS_PRIVATE_CIDRS lists IPv4 and IPv6 ranges with spaces and empty items, then each is read as its network and prefix length', () => {
+    expect(
+      loadConfig({ WEBHOOKS_PRIVATE_CIDRS: ' 10.20.3.4/16, ,FD12:3456::1/48,192.168.7.0/24,' }).WEBHOOKS_PRIVATE_CIDRS,
+    ).toEqual(['10.20.0.0/16', 'fd12:3456::/48', '192.168.7.0/24']);
+  });
+
+  it.each([
+    '10.0.0.0',
+    '10.0.0/8',
+    '010.0.0.0/8',
+    '10.0.0.0/33',
+    'fd00::/129',
+    'fe80::%eth0/64',
+    'internal.example/24',
+  ])(
+    'when WEBHOOKS_PRIVATE_CIDRS holds the malformed CIDR "%s", then a ConfigError names the variable and the CIDR',
+    (cidr) => {
+      const message = configErrorFor({ WEBHOOKS_PRIVATE_CIDRS: `10.20.0.0/16,${cidr}` }).message;
+      expect(message).toContain('WEBHOOKS_PRIVATE_CIDRS');
+      expect(message).toContain(
+        `must be an IPv4 or IPv6 CIDR such as 10.20.0.0/16 or fd12:3456::/48, and "${cidr}" is not`,
       );
     },
   );

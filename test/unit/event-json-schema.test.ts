@@ -30,11 +30,12 @@ const VALID: Record<string, unknown> = {
   'a bounce': bounce,
   'a complaint in a scope': { ...complaint, scope: 'newsletter' },
   'a complaint with no details': { ...complaint, complaint: undefined },
-  'a reactivation': {
+  'a reactivation from a feed': {
     ...complaint,
     type: 'reactivation',
     complaint: undefined,
     reactivation: { provider: 'postmark' },
+    feed_id: `feed_${'a'.repeat(32)}`,
   },
   'UUIDs in capitals': { ...bounce, account_id: ACCOUNT.toUpperCase(), source_id: SOURCE.toUpperCase() },
   'a numeric reply code and a diagnostic longer than is kept': {
@@ -51,7 +52,18 @@ const INVALID: Record<string, unknown> = {
   'not an object': [bounce],
   'no address': { ...bounce, email: undefined },
   'a bounce without its bounce': { ...bounce, bounce: undefined },
-  'a reactivation without its provider': { ...complaint, type: 'reactivation', complaint: undefined },
+  'a reactivation without its provider': {
+    ...complaint,
+    type: 'reactivation',
+    complaint: undefined,
+    feed_id: `feed_${'a'.repeat(32)}`,
+  },
+  'a reactivation that names no feed': {
+    ...complaint,
+    type: 'reactivation',
+    complaint: undefined,
+    reactivation: { provider: 'postmark' },
+  },
   'an unknown type': { ...bounce, type: 'deferral' },
   'an unknown bounce type': { ...bounce, bounce: { type: 'hard' } },
   'a source that is no UUID': { ...bounce, source_id: 'msg-42' },

@@ -44,6 +44,44 @@ describe('write coalescing', () => {
     expect(await coalescer.submit(3)).toBe(3);
   });
 
+  it('when a write fails because of one item and failures may be isolated, then the batch is retried in halves, that item alone fails, and the others are written', async () => {
+    const attempts: number[][] = [];
+    const coalescer = new WriteCoalescer<number, number>(
+      (items) => {
+        attempts.push(items);
+        return items.includes(13) ? Promise.reject(new Error('refused 13')) : Promise.resolve(items.map((i) => i * 10));
+      },
+      { maxBatch: 8, maxDelayMs: 60_000, maxInFlight: 1, isolateFailures: () => true },
+    );
+    const outcomes = await Promise.allSettled([10, 11, 12, 13, 14, 15, 16, 17].map((item) => coalescer.submit(item)));
+    expect(
+      outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : String(outcome.reason))),
+    ).toEqual([100, 110, 120, 'Error: refused 13', 140, 150, 160, 170]);
+    expect(attempts).toEqual([
+      [10, 11, 12, 13, 14, 15, 16, 17],
+      [10, 11, 12, 13],
+      [10, 11],
+      [12, 13],
+      [12],
+      [13],
+      [14, 15, 16, 17],
+    ]);
+  });
+
+  it('when a write fails with an error that would fail every write alike, then it is not retried in halves', async () => {
+    const attempts: number[][] = [];
+    const coalescer = new WriteCoalescer<number, number>(
+      (items) => {
+        attempts.push(items);
+        return Promise.reject(new Error('database away'));
+      },
+      { maxBatch: 4, maxDelayMs: 60_000, maxInFlight: 1, isolateFailures: (error) => !String(error).includes('away') },
+    );
+    const outcomes = await Promise.allSettled([1, 2, 3, 4].map((item) => coalescer.submit(item)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(4).fill('rejected'));
+    expect(attempts).toEqual([[1, 2, 3, 4]]);
+  });
+
   it('when drained, then waiting items are written and writes under way finish first', async () => {
     const { batches, write } = recordingWriter();
     const coalescer = new WriteCoalescer(write, { maxBatch: 100, maxDelayMs: 60_000, maxInFlight: 4 });
