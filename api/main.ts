@@ -3,7 +3,7 @@ import { closeDatabases, openRuntime, runMain, stopOnSignals } from '../src/runt
 import { startApi } from './start-api.js';
 
 runMain(async () => {
-  const runtime = await openRuntime('suppression-list-api', { readReplicas: true, serves: 'api' });
+  const runtime = await openRuntime('suppression-list-api', { readReplicas: true, service: true });
   const api = await startApi(runtime);
   stopOnSignals(
     runtime.logger,

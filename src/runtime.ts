@@ -1,4 +1,4 @@
-import { loadConfig, SERVER_TIMEOUTS, type Config, type Role } from './config.js';
+import { loadConfig, SERVER_TIMEOUTS, type Config } from './config.js';
 import { checkProductionSettings } from './production-settings.js';
 import { createDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -24,14 +24,14 @@ export interface RuntimeOptions {
   poolSize?: number;
   /** Opens DATABASE_READ_URL's replicas and their monitor: for the API, whose reads use them. */
   readReplicas?: boolean;
-  /** The service role the process runs: in production, its settings are checked before anything opens. */
-  serves?: Role;
+  /** A service process (the API, the workers): in production its settings are checked before anything opens. */
+  service?: boolean;
 }
 
 /** Config, logger and a migrated database: what every process that touches the database starts from. */
 export async function openRuntime(applicationName: string, options: RuntimeOptions = {}): Promise<Runtime> {
   const config = loadConfig();
-  if (options.serves !== undefined) checkProductionSettings(config, options.serves);
+  if (options.service === true) checkProductionSettings(config);
   // OTEL_* variables are OpenTelemetry's own, read by its SDK; the service name is the process's.
   // Started before the logger, whose lines then carry the trace they were written in.
   const tracing = await startTracing(applicationName, config);

@@ -21,7 +21,7 @@ export function startCommand(): Command {
         role === 'workers' ? undefined : import('../../api/start-api.js'),
         role === 'workers' ? import('../probe-server.js') : undefined,
       ]);
-      const runtime = await openRuntime(APPLICATION_NAMES[role], { readReplicas: role !== 'workers', serves: role });
+      const runtime = await openRuntime(APPLICATION_NAMES[role], { readReplicas: role !== 'workers', service: true });
       const { config, logger } = runtime;
       const workers = await workersModule?.startWorkers(runtime);
       const api = await apiModule?.startApi(runtime);

@@ -41,7 +41,7 @@ describe('production refuses to start unsafe', () => {
     [
       ['workers/main.js'],
       { METRICS_TOKEN: 'm'.repeat(32), WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true' },
-      ['WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS must not be true'],
+      ['WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS must not be true', 'PUBLIC_BASE_URL must be set'],
     ],
   ])(
     'when %j starts with NODE_ENV=production and %j, then it exits 1 naming each variable at fault',
