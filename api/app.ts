@@ -1,9 +1,9 @@
 import express, { type Express } from 'express';
 import type { Queue } from 'bullmq';
 import { REQUEST_BODY_LIMIT, type Config } from '../src/config.js';
-import { createFeedReceiver } from '../src/feeds/receive-feed.js';
+import { createFeedReceiver, type FeedSink } from '../src/feeds/receive-feed.js';
 import { redisReplayGuard } from '../src/feeds/replay-guard.js';
-import { createSnsClient } from '../src/feeds/sns-certificates.js';
+import { createSnsClient } from '../src/feeds/sns/certificates.js';
 import type { ReadReplicas } from '../src/db/read-replicas.js';
 import { createReads } from '../src/db/reads.js';
 import { createMetrics, type Metrics } from '../src/metrics.js';
@@ -14,11 +14,12 @@ import { requestTracing } from './http/request-tracing.js';
 import { closeConnectionsWhen } from './http/stopping.js';
 import { apiSecurityHeaders } from './http/security-headers.js';
 import { refuseUnstorableUrl } from './http/storable-text.js';
-import { openApiDocument } from './openapi/document.js';
+import { openApiDocument } from './openapi-document.js';
 import { opsRouter } from './ops/feature.js';
-import { FEEDS_PATH, feedsRouter, type FeedsRouterOptions } from './feeds/feature.js';
+import { countFeedRequests, feedsFeature } from './feeds/feature.js';
+import { featureRouter } from './http/feature-router.js';
 import { mountRouters, type RoutersConfig, type RoutersDeps } from './mount-routers.js';
-import { UNSUBSCRIBE_PATH, unsubscribePageRouter } from './unsubscribe/feature.js';
+import { unsubscribePageFeature } from './unsubscribe/feature.js';
 import { redisGuards, type RedisGuardsConfig } from './redis-guards.js';
 import type { RedisClient } from '../src/redis.js';
 import { tracingEnabled } from '../src/tracing/tracing.js';
@@ -54,7 +55,7 @@ export interface AppDeps extends Omit<RoutersDeps, 'guards' | 'reads' | 'metrics
    */
   stopping?: (() => boolean) | undefined;
   /** Queues feed events, resolving once Redis has taken them all; without it, feed requests answer 503. */
-  publishFeedEvents?: FeedsRouterOptions['publish'];
+  publishFeedEvents?: FeedSink['publish'];
 }
 
 export function createApp(config: AppConfig, deps: AppDeps): Express {
@@ -91,24 +92,24 @@ export function createApp(config: AppConfig, deps: AppDeps): Express {
   // The API first: its requests, by far the most, then pass no other router's routes.
   mountRouters(app, config, { ...deps, guards, reads, metrics });
 
+  // The providers' webhooks: no key, and every request counted by provider and status.
+  const receiver = createFeedReceiver({
+    emailIdTag: config.FEEDS_EMAIL_ID_TAG,
+    sns: createSnsClient({ extraHosts: config.FEEDS_SNS_EXTRA_CERT_HOSTS }),
+    replays: deps.redis && redisReplayGuard(deps.redis, config.REDIS_KEY_PREFIX),
+    logger,
+  });
+  const sink: FeedSink = { publish: deps.publishFeedEvents, metrics };
   app.use(
-    FEEDS_PATH,
-    feedsRouter({
-      db,
-      receiver: createFeedReceiver({
-        emailIdTag: config.FEEDS_EMAIL_ID_TAG,
-        sns: createSnsClient({ extraHosts: config.FEEDS_SNS_EXTRA_CERT_HOSTS }),
-        replays: deps.redis && redisReplayGuard(deps.redis, config.REDIS_KEY_PREFIX),
-        logger,
-      }),
-      publish: deps.publishFeedEvents,
-      metrics,
-      bodyLimit: REQUEST_BODY_LIMIT,
-    }),
+    feedsFeature.mountPath,
+    featureRouter(feedsFeature, { db, receiver, sink }, { before: [countFeedRequests(metrics)] }),
   );
 
   // The recipients' links: no key, a page for people and the one-click POST for mailbox providers.
-  app.use(UNSUBSCRIBE_PATH, unsubscribePageRouter({ db, reads, failureLimit: guards.failureLimit }));
+  app.use(
+    unsubscribePageFeature.mountPath,
+    featureRouter(unsubscribePageFeature, { db, reads, failureLimit: guards.failureLimit }),
+  );
 
   // GET /health, /ready, /metrics, /openapi.json and /docs; with an admin token, the queue
   // dashboard at /admin/queues.

@@ -1,5 +1,6 @@
 export { normalizeEmail, emailProblem, MAX_EMAIL_LENGTH } from './domain/email.js';
-export { ORIGINS, type Origin, type SuppressionResource } from './suppressions/suppression.js';
+export { ORIGINS, type Origin } from './domain/origins.js';
+export type { SuppressionResource } from './contract/suppression.js';
 export { createEventProducer, type EventProducer, type EventProducerOptions } from './events/event-producer.js';
 export {
   suppressionEventSchema,

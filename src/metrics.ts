@@ -9,20 +9,7 @@ import {
   webhookBacklogGauge,
   type ReadinessChecks,
 } from './scrape-gauges.js';
-import type { Queryable } from './db/database.js';
 import type { ReadReplicas } from './db/read-replicas.js';
-
-/** Outcomes of a batch job counted per entry (the numeric fields of a BatchResult). */
-export const BATCH_OUTCOMES = [
-  'added',
-  'already_present',
-  'removed',
-  'not_found',
-  'allowlisted',
-  'protected',
-  'invalid',
-  'duplicates',
-] as const;
 
 /**
  * The service's Prometheus metrics, on a registry of their own (one per app or process, so tests
@@ -54,8 +41,11 @@ export interface Metrics {
   readonly feedVerificationFailures: Counter<'provider' | 'reason'>;
   /** `webhook_deliveries_total{outcome}`: webhook delivery attempts by outcome (see attempt-delivery.ts). */
   readonly webhookDeliveries: Counter<'outcome'>;
-  /** Reports `webhook_oldest_undelivered_change_seconds`, read from this database at each scrape. */
-  trackWebhookBacklog(db: Queryable): void;
+  /**
+   * Reports `webhook_oldest_undelivered_change_seconds`, as `readAge` reads it at each scrape: the
+   * webhooks' query, handed in so that the metrics import no feature.
+   */
+  trackWebhookBacklog(readAge: () => Promise<number>): void;
   /** Reports this pool in `db_pool_connections_*` / `db_pool_waiting_requests`. */
   trackPool(pool: pg.Pool): void;
   /**
@@ -81,7 +71,7 @@ export function createMetrics(): Metrics {
   const pools = new Set<pg.Pool>();
   const queues = new Set<Queue>();
   let processMetrics = false;
-  let backlogDatabase: Queryable | undefined;
+  let backlogTracked = false;
   let trackedReplicas: ReadReplicas | undefined;
   let readinessChecks: ReadinessChecks | undefined;
 
@@ -161,10 +151,10 @@ export function createMetrics(): Metrics {
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),
-    trackWebhookBacklog(db) {
-      if (backlogDatabase) return;
-      backlogDatabase = db;
-      webhookBacklogGauge(registry, db);
+    trackWebhookBacklog(readAge) {
+      if (backlogTracked) return;
+      backlogTracked = true;
+      webhookBacklogGauge(registry, readAge);
     },
     trackPool(pool) {
       pools.add(pool);

@@ -7,6 +7,7 @@ import { openReadReplicas, type ReadReplicas } from './db/read-replicas.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { startTracing, stopTracing } from './tracing/tracing.js';
+import { oldestUndeliveredChangeAge } from './webhooks/delivery-repository.js';
 
 export interface Runtime {
   config: Config;
@@ -54,7 +55,7 @@ export async function openRuntime(applicationName: string, options: RuntimeOptio
   );
   const metrics = createMetrics();
   metrics.trackPool(db.pool);
-  metrics.trackWebhookBacklog(db);
+  metrics.trackWebhookBacklog(() => oldestUndeliveredChangeAge(db));
   if (!options.readReplicas || config.DATABASE_READ_URL === undefined) return { config, logger, db, metrics };
   const replicas = await openReadReplicas({
     primaryUrl: config.DATABASE_URL,

@@ -1,9 +1,7 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import { Gauge, type Registry } from 'prom-client';
-import type { Queryable } from './db/database.js';
 import type { ReadReplicas } from './db/read-replicas.js';
-import { oldestUndeliveredChangeAge } from './webhooks/delivery-repository.js';
 import { withTimeout } from './with-timeout.js';
 
 /** `/ready`'s checks by name, each `ok` or `failed`. */
@@ -136,15 +134,15 @@ export function queueGauges(registry: Registry, queues: ReadonlySet<Queue>): voi
   });
 }
 
-/** The age of the oldest change not yet delivered, read from the database at scrape time. */
-export function webhookBacklogGauge(registry: Registry, db: Queryable): void {
+/** The age of the oldest change not yet delivered, in seconds, as `readAge` reads it at scrape time. */
+export function webhookBacklogGauge(registry: Registry, readAge: () => Promise<number>): void {
   new Gauge({
     name: 'webhook_oldest_undelivered_change_seconds',
     help: 'Age of the oldest suppression change not yet delivered to every webhook it is for (nor given up); 0 when none.',
     registers: [registry],
     async collect() {
       try {
-        this.set(await withTimeout(oldestUndeliveredChangeAge(db), SCRAPE_READ_TIMEOUT_MS));
+        this.set(await withTimeout(readAge(), SCRAPE_READ_TIMEOUT_MS));
       } catch {
         // Readiness reports the database; the metric simply has no fresh sample this time.
       }

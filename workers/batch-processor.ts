@@ -13,6 +13,7 @@ import {
   type InvalidEntry,
   type RemoveBatch,
 } from '../src/batches/batch-schema.js';
+import { noBatchCounts } from '../src/batches/batch-counts.js';
 import { partitionEmails } from '../src/domain/email-batch.js';
 import { isUuid, newId } from '../src/domain/ids.js';
 
@@ -21,20 +22,10 @@ const ROWS_PER_STATEMENT = 2000;
 const MAX_REPORTED_INVALID = 100;
 const MAX_REPORTED_PROTECTED = 100;
 
+/** A result with nothing counted yet; each list of entries follows its count, in the order docs/lists.md shows. */
 function emptyResult(total: number): BatchResult {
-  return {
-    total,
-    added: 0,
-    already_present: 0,
-    removed: 0,
-    not_found: 0,
-    allowlisted: 0,
-    protected: 0,
-    protected_entries: [],
-    duplicates: 0,
-    invalid: 0,
-    invalid_entries: [],
-  };
+  const { duplicates, invalid, ...upToProtected } = noBatchCounts();
+  return { total, ...upToProtected, protected_entries: [], duplicates, invalid, invalid_entries: [] };
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {

@@ -1,8 +1,8 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { BATCH_COUNTS } from '../src/batches/batch-counts.js';
 import type { BatchResult } from '../src/batches/batch-schema.js';
 import { WORKER_TUNING, type Config } from '../src/config.js';
 import { recordImportJobOutcome } from '../src/imports/import-repository.js';
-import { BATCH_OUTCOMES } from '../src/metrics.js';
 import { BATCHES_QUEUE, KEEP_BATCH_RESULTS, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';
 import { processBatch } from './batch-processor.js';
 import type { WorkerDeps } from './worker-deps.js';
@@ -50,7 +50,7 @@ export function startBatchWorker(
     worker.on('completed', (job) => {
       const result = job.returnvalue as BatchResult | undefined;
       if (!result) return;
-      for (const outcome of BATCH_OUTCOMES)
+      for (const outcome of BATCH_COUNTS)
         if (result[outcome] > 0) metrics.batchEntries.inc({ outcome }, result[outcome]);
     });
   }

@@ -4,7 +4,7 @@ import { isDatabaseUnavailable } from '../src/db/connection-errors.js';
 import { isRefusedValue } from '../src/db/data-errors.js';
 import type { Database } from '../src/db/database.js';
 import type { EventOutcome, RecordedEvent } from '../src/events/event-repository.js';
-import type { BounceClassifier } from '../src/events/classify.js';
+import type { BounceClassifier } from '../src/events/event-decision.js';
 import { InvalidEventError, parseSuppressionEvent, type SuppressionEvent } from '../src/events/event-schema.js';
 import { recordEventBatch } from '../src/events/record-event-batch.js';
 import { batchSpan } from '../src/tracing/batch-span.js';

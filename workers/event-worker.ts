@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import { WORKER_TUNING, type Config } from '../src/config.js';
-import type { BounceClassifier } from '../src/events/classify.js';
-import { PROVIDERS } from '../src/feeds/feed-mapping.js';
+import type { BounceClassifier } from '../src/events/event-decision.js';
+import { PROVIDERS } from '../src/feeds/providers/index.js';
 import { EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';
 import { queueTelemetry } from '../src/tracing/queue-telemetry.js';
 import { createEventProcessor, type EventJobResult } from './event-processor.js';

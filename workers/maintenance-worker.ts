@@ -7,7 +7,7 @@ import {
   PARTITIONS_EVERY_MS,
   PARTITIONS_JOB,
   schedulePartitions,
-} from '../src/policy/partitions-job.js';
+} from '../src/maintenance/partitions-job.js';
 import { finishReclassification } from '../src/bounces/reclassification-repository.js';
 import { deleteImportsBefore } from '../src/imports/import-repository.js';
 import { IMPORT_RETENTION_MS } from '../src/imports/import-status.js';
@@ -43,7 +43,7 @@ export interface MaintenanceWorker {
 /**
  * Runs the periodic maintenance jobs, and keeps their schedulers registered. The expiry sweep
  * also removes imports past their retention: both are small, periodic deletions. The partitions
- * job keeps the tables partitioned by month (src/policy/partitions-job.ts). It also runs the
+ * job keeps the tables partitioned by month (src/maintenance/partitions-job.ts). It also runs the
  * reclassifications accounts ask for, one at a time per process.
  */
 export function startMaintenanceWorker(

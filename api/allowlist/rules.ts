@@ -24,6 +24,7 @@ import { normalizeDomain } from '../../src/suppressions/email-search.js';
 import { accountOf } from '../http/authenticate.js';
 import { pathParameter, type Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
+import { jsonRequest } from '../openapi/requests.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
 import { requireEmail } from '../suppressions/targets.js';
 import { isStorableText, UNSTORABLE_TEXT_RULE } from '../../src/domain/text.js';
@@ -86,7 +87,7 @@ export function ruleValueOf(body: { email?: string | undefined; domain?: string 
   return domain;
 }
 
-export function toResource(rule: AllowlistRule): AllowlistRuleResource {
+export function toAllowlistRuleResource(rule: AllowlistRule): AllowlistRuleResource {
   const isAddress = rule.value.includes('@');
   return {
     object: 'allowlist_rule',
@@ -122,7 +123,11 @@ export const listRulesEndpoint: Endpoint<AllowlistDeps> = {
     async (req, res) => {
       const query = parseInput(listQuerySchema, req.query);
       const page = await listAllowlistRules(db, { accountId: accountOf(res), ...query });
-      res.json({ object: 'list', has_more: page.hasMore, data: page.rules.map(toResource) } satisfies AllowlistPage);
+      res.json({
+        object: 'list',
+        has_more: page.hasMore,
+        data: page.rules.map(toAllowlistRuleResource),
+      } satisfies AllowlistPage);
     },
 };
 
@@ -130,6 +135,7 @@ export const addRuleEndpoint: Endpoint<AllowlistDeps> = {
   method: 'post',
   path: '/',
   access: 'full',
+  body: 'json',
   doc: {
     operationId: 'addAllowlistRule',
     tags,
@@ -137,12 +143,7 @@ export const addRuleEndpoint: Endpoint<AllowlistDeps> = {
     description:
       'An allowlisted address is never added by an event, a feed, an import or a person, and the check never reports it suppressed; a recipient’s own one-click unsubscribe is the one exception. Entries already on the list are kept: `covered_entries` says how many the rule covers. A rule of the same value is kept as it is (201 with it).',
     request: {
-      body: {
-        required: true,
-        content: {
-          [JSON_TYPE]: { schema: addRuleBodySchema, example: { domain: 'example.com', note: 'Our own staff' } },
-        },
-      },
+      body: jsonRequest(addRuleBodySchema, { example: { domain: 'example.com', note: 'Our own staff' } }),
     },
     responses: {
       201: {
@@ -161,7 +162,7 @@ export const addRuleEndpoint: Endpoint<AllowlistDeps> = {
       const { rule } = await addAllowlistRule(db, { id: newId(), accountId, value, note: body.note ?? null });
       await reads?.wrote(accountId);
       const covered = await countCoveredEntries(db, accountId, value);
-      res.status(201).json({ ...toResource(rule), covered_entries: covered } satisfies AllowlistRuleAdded);
+      res.status(201).json({ ...toAllowlistRuleResource(rule), covered_entries: covered } satisfies AllowlistRuleAdded);
     },
 };
 

@@ -1,11 +1,12 @@
-import { classifyBounce } from '../../src/bounces/classify-bounce.js';
+import { classifyBounce } from '../../src/bounces/bounce-classifier.js';
 import { classificationListSchema, type ClassificationList } from '../../src/contract/bounces.js';
 import { MAX_CLASSIFY_ITEMS } from '../../src/contract/limits.js';
 import { getSettings } from '../../src/policy/settings-repository.js';
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import type { BouncesDeps } from './deps.js';
-import { authenticatedErrors, BODY_ERRORS, JSON_TYPE, jsonAnswer } from '../openapi/responses.js';
+import { jsonRequest } from '../openapi/requests.js';
+import { authenticatedErrors, BODY_ERRORS, jsonAnswer } from '../openapi/responses.js';
 import { parseInput } from '../http/validation.js';
 import { classifyBodySchema } from './schemas.js';
 
@@ -14,31 +15,26 @@ export const classifyEndpoint: Endpoint<BouncesDeps> = {
   method: 'post',
   path: '/classify',
   access: 'sending',
+  body: 'json',
   doc: {
     operationId: 'classifyBounces',
     tags: ['Bounces'],
     summary: 'Ask what a bounce is, and what would be done with it',
     description: `Classifies 1 to ${MAX_CLASSIFY_ITEMS.toLocaleString('en')} bounces as the workers would (the text before the status code, the code before the label) and says what the account’s bounce actions would do with each. Records nothing. A \`sending_access\` key may call it: a mail system can ask before it retries.`,
     request: {
-      body: {
-        required: true,
-        content: {
-          [JSON_TYPE]: {
-            schema: classifyBodySchema,
-            example: {
-              bounces: [
-                {
-                  status: '5.7.1',
-                  reply_code: 550,
-                  diagnostic: '550 5.7.1 Service unavailable; Client host [203.0.113.7] blocked using zen.spamhaus.org',
-                  type: 'permanent',
-                  provider: 'ses',
-                },
-              ],
+      body: jsonRequest(classifyBodySchema, {
+        example: {
+          bounces: [
+            {
+              status: '5.7.1',
+              reply_code: 550,
+              diagnostic: '550 5.7.1 Service unavailable; Client host [203.0.113.7] blocked using zen.spamhaus.org',
+              type: 'permanent',
+              provider: 'ses',
             },
-          },
+          ],
         },
-      },
+      }),
     },
     responses: {
       200: jsonAnswer('One classification per bounce, in order.', classificationListSchema, {

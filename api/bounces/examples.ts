@@ -1,5 +1,5 @@
-import { BOUNCE_CATEGORIES } from '../../src/bounces/categories.js';
-import { CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
+import { BOUNCE_CATEGORIES } from '../../src/domain/bounce-categories.js';
+import { CLASSIFIER_VERSION } from '../../src/bounces/bounce-classifier.js';
 
 /** A finished run, as the documentation shows it. */
 export const exampleReclassification = {

@@ -1,4 +1,4 @@
-import { CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
+import { CLASSIFIER_VERSION } from '../../src/bounces/bounce-classifier.js';
 import {
   createReclassification,
   findReclassification,
@@ -12,7 +12,8 @@ import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import type { BouncesDeps } from './deps.js';
 import { parseInput } from '../http/validation.js';
-import { authenticatedErrors, BODY_ERRORS, JSON_TYPE, jsonAnswer } from '../openapi/responses.js';
+import { jsonRequest } from '../openapi/requests.js';
+import { authenticatedErrors, BODY_ERRORS, jsonAnswer } from '../openapi/responses.js';
 import { exampleReclassification as reclassification } from './examples.js';
 import { reclassificationBodySchema, reclassificationParamsSchema } from './schemas.js';
 
@@ -22,6 +23,7 @@ export const startReclassificationEndpoint: Endpoint<BouncesDeps> = {
   method: 'post',
   path: '/reclassifications',
   access: 'full',
+  body: 'json',
   doc: {
     operationId: 'reclassifyBounces',
     tags,
@@ -29,10 +31,7 @@ export const startReclassificationEndpoint: Endpoint<BouncesDeps> = {
     description:
       'Runs the current classifier and the account’s current settings over its stored bounce and complaint records, and lifts every entry of origin `bounce` that none of them supports any more, each with a removal record (`removal_reason: "reclassified"`) and a `suppression.removed` change. Entries of origin `complaint` or `manual`, and bounce entries with no record at all (imported, added by hand), are never touched. A bounce or complaint recorded while the run works keeps its entry: a batch whose entries get new evidence before it commits is rolled back and judged again. `dry_run` defaults to `true`: it only counts what a run would lift. The run happens in the workers; follow it at `GET /bounces/reclassifications/{id}`.',
     request: {
-      body: {
-        required: false,
-        content: { [JSON_TYPE]: { schema: reclassificationBodySchema, example: { dry_run: false } } },
-      },
+      body: jsonRequest(reclassificationBodySchema, { example: { dry_run: false }, required: false }),
     },
     responses: {
       202: jsonAnswer('The run, queued.', reclassificationSchema, {

@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler } from 'express';
+import type { Request } from 'express';
 import { findApiKeyByHash, touchApiKey } from '../../src/accounts/api-key-repository.js';
 import { hashToken, isWellFormedToken } from '../../src/accounts/api-key-token.js';
 import { createConsoleSession, deleteConsoleSession } from '../../src/accounts/console-session-repository.js';
@@ -10,6 +10,7 @@ import type { Logger } from '../../src/logger.js';
 import type { AuthFailureLimit } from '../http/auth-failure-limit.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
+import { jsonRequest } from '../openapi/requests.js';
 import { errorResponses, JSON_TYPE } from '../openapi/responses.js';
 import { signInBodySchema } from './schemas.js';
 import { csrfProtection, sessionOf, SESSION_COOKIE, SESSION_COOKIE_PATH } from './session.js';
@@ -22,9 +23,6 @@ export interface ConsoleSessionDeps {
   ttlMs: number;
   /** Failed sign-ins count against the client address's limit, as failed bearer authentications do. */
   failureLimit?: AuthFailureLimit | undefined;
-  /** The session cookie's check and the account's rate limit, before a signed-in request. */
-  signedIn: readonly RequestHandler[];
-  bodyLimit: string;
 }
 
 const tags = ['Console'];
@@ -76,6 +74,7 @@ export const signInEndpoint: Endpoint<ConsoleSessionDeps> = {
   method: 'post',
   path: '/',
   access: 'public',
+  body: 'json',
   doc: {
     operationId: 'signInToConsole',
     tags,
@@ -83,15 +82,9 @@ export const signInEndpoint: Endpoint<ConsoleSessionDeps> = {
     description:
       'Exchanges a `full_access` key for a session: the answer sets the `HttpOnly`, `SameSite=Strict` cookie `sl_console_session` (`Path=/console`, `Secure` over HTTPS) and carries the CSRF token. The key is not kept. Failed sign-ins count against the client address’s limit of failed authentications. A request whose `Origin` is another origin’s is refused.',
     request: {
-      body: {
-        required: true,
-        content: {
-          [JSON_TYPE]: {
-            schema: signInBodySchema,
-            example: { api_key: 'sl_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE' },
-          },
-        },
-      },
+      body: jsonRequest(signInBodySchema, {
+        example: { api_key: 'sl_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE' },
+      }),
     },
     responses: {
       201: {
@@ -116,8 +109,8 @@ export const signInEndpoint: Endpoint<ConsoleSessionDeps> = {
       ),
     },
   },
-  handler: ({ db, logger, ttlMs, failureLimit, bodyLimit }) => [
-    express.json({ limit: bodyLimit, strict: true }),
+  handler:
+    ({ db, logger, ttlMs, failureLimit }) =>
     async (req, res) => {
       const { api_key: token } = parseInput(signInBodySchema, req.body);
       if (failureLimit) await failureLimit.check(req);
@@ -141,7 +134,6 @@ export const signInEndpoint: Endpoint<ConsoleSessionDeps> = {
       res.cookie(SESSION_COOKIE, cookie, { ...cookieOptions(req), maxAge: ttlMs });
       res.status(201).json(sessionBody(session));
     },
-  ],
 };
 
 /** Who is signed in and the CSRF token: what the console's page reads when it loads. */
@@ -156,12 +148,9 @@ export const getSessionEndpoint: Endpoint<ConsoleSessionDeps> = {
     description: 'Who is signed in, until when, and the CSRF token: what the console reads when its page is loaded.',
     responses: { 200: sessionAnswer('The session.'), ...errorResponses(...SESSION_ERRORS) },
   },
-  handler: ({ signedIn }) => [
-    ...signedIn,
-    (_req, res) => {
-      res.json(sessionBody(sessionOf(res)));
-    },
-  ],
+  handler: () => (_req, res) => {
+    res.json(sessionBody(sessionOf(res)));
+  },
 };
 
 export const signOutEndpoint: Endpoint<ConsoleSessionDeps> = {
@@ -175,8 +164,7 @@ export const signOutEndpoint: Endpoint<ConsoleSessionDeps> = {
     description: 'Ends the session (its cookie is refused from then on) and clears the cookie. Needs `X-CSRF-Token`.',
     responses: { 204: { description: 'Signed out.' }, ...errorResponses(...SESSION_ERRORS) },
   },
-  handler: ({ db, signedIn }) => [
-    ...signedIn,
+  handler: ({ db }) => [
     csrfProtection,
     async (req, res) => {
       await deleteConsoleSession(db, sessionOf(res).id);

@@ -1,12 +1,8 @@
-import { Router, type RequestHandler } from 'express';
-import { defineFeature, mountFeature } from '../http/endpoints.js';
-import { sameOriginOnly } from '../http/same-origin.js';
-import { noStore } from '../http/security-headers.js';
+import { defineFeature } from '../http/endpoints.js';
 import { getSessionEndpoint, signInEndpoint, signOutEndpoint, type ConsoleSessionDeps } from './session-endpoints.js';
-import { consoleSession } from './session.js';
 
 /** Where the console's session is mounted. */
-export const CONSOLE_SESSION_PATH = '/console/session';
+const CONSOLE_SESSION_PATH = '/console/session';
 
 /**
  * The console's session (docs/console.md): signing in, reading it, signing out. The console's
@@ -18,18 +14,3 @@ export const consoleSessionFeature = defineFeature<ConsoleSessionDeps>(CONSOLE_S
   getSessionEndpoint,
   signOutEndpoint,
 ]);
-
-export interface ConsoleSessionRouterOptions extends Omit<ConsoleSessionDeps, 'signedIn'> {
-  /** Per account, once the session is known. */
-  rateLimited: readonly RequestHandler[];
-}
-
-/** The feature's router: never cached, and refused to another origin's pages. */
-export function consoleSessionRouter(options: ConsoleSessionRouterOptions): Router {
-  const { rateLimited, ...deps } = options;
-  const router = Router();
-  router.use(noStore, sameOriginOnly);
-  const signedIn = [consoleSession({ db: deps.db, failureLimit: deps.failureLimit }), ...rateLimited];
-  mountFeature(router, consoleSessionFeature, { ...deps, signedIn });
-  return router;
-}

@@ -3,7 +3,8 @@ import { MAX_POSTED_EVENTS } from '../../src/contract/limits.js';
 import { queuePostedEvents } from '../../src/events/posted-events.js';
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
-import { authenticatedErrors, BODY_ERRORS, JSON_TYPE, jsonAnswer } from '../openapi/responses.js';
+import { jsonRequest } from '../openapi/requests.js';
+import { authenticatedErrors, BODY_ERRORS, jsonAnswer } from '../openapi/responses.js';
 import type { EventsDeps } from './deps.js';
 import { postedEventsBodySchema } from './schemas.js';
 
@@ -36,16 +37,15 @@ export const postEventsEndpoint: Endpoint<EventsDeps> = {
   method: 'post',
   path: '/',
   access: 'sending',
+  // Events are evidence from mail servers: their schema strips what cannot be stored.
+  body: 'evidence',
   doc: {
     operationId: 'postEvents',
     tags: ['Events'],
     summary: 'Hand in bounce and complaint events',
     description: `Queues 1 to ${MAX_POSTED_EVENTS.toLocaleString('en')} events in the job format (\`GET /events/schema.json\`) for the workers, as the producer library does: answered 202 once every event is on the queue, with each event's job id. \`account_id\` may be left out; it must be the key's account when given. One invalid event refuses the request, and nothing is queued. Each job id is derived from the account and \`event_id\`, so a request sent again (after a timeout, say) queues nothing twice, and an event the workers already applied is a duplicate that changes nothing. A \`sending_access\` key may call it.`,
     request: {
-      body: {
-        required: true,
-        content: { [JSON_TYPE]: { schema: postedEventsBodySchema, example: { events: exampleEvents } } },
-      },
+      body: jsonRequest(postedEventsBodySchema, { example: { events: exampleEvents } }),
     },
     responses: {
       202: jsonAnswer('Every event is queued; the workers apply them.', queuedEventsSchema, {

@@ -1,4 +1,3 @@
-import express from 'express';
 import { z } from 'zod';
 import { feedDeliverySchema } from '../../src/contract/operations.js';
 import type { Database } from '../../src/db/database.js';
@@ -7,6 +6,7 @@ import { findFeed } from '../../src/feeds/feed-repository.js';
 import type { FeedReceiver, FeedSink } from '../../src/feeds/receive-feed.js';
 import { pathParameter, type Endpoint } from '../http/endpoints.js';
 import { exampleFeedBodies } from '../openapi/examples.js';
+import { jsonRequest } from '../openapi/requests.js';
 import { errorResponses, JSON_TYPE } from '../openapi/responses.js';
 
 /** What `POST /feeds/{feed_id}` talks to. */
@@ -14,8 +14,6 @@ export interface FeedsDeps {
   db: Database;
   receiver: FeedReceiver;
   sink: FeedSink;
-  /** The largest body read; a larger one answers 413. */
-  bodyLimit: string;
 }
 
 /** A provider's payload: an object (SNS, Postmark, Mailgun, Resend) or an array of events (SendGrid). */
@@ -39,6 +37,7 @@ export const receiveFeedEndpoint: Endpoint<FeedsDeps> = {
   method: 'post',
   path: '/:feed_id',
   access: 'public',
+  body: 'raw',
   doc: {
     operationId: 'receiveFeed',
     tags: ['Feeds'],
@@ -47,11 +46,10 @@ export const receiveFeedEndpoint: Endpoint<FeedsDeps> = {
       'Where SES (through SNS), SendGrid, Postmark, Mailgun or Resend posts its events, as that provider sends them. No API key: the provider’s own signature or credentials authenticate the request. Answered 200 only once every bounce and complaint of the request is queued; anything else is retried by the provider.',
     request: {
       params: feedParamsSchema,
-      body: {
-        required: true,
+      body: jsonRequest(feedBodySchema, {
+        examples: exampleFeedBodies,
         description: 'The provider’s payload, verbatim (SNS posts it as `text/plain`).',
-        content: { [JSON_TYPE]: { schema: feedBodySchema, examples: exampleFeedBodies } },
-      },
+      }),
     },
     responses: {
       200: {
@@ -72,8 +70,8 @@ export const receiveFeedEndpoint: Endpoint<FeedsDeps> = {
       ),
     },
   },
-  handler: ({ db, receiver, sink, bodyLimit }) => [
-    express.raw({ type: () => true, limit: bodyLimit }),
+  handler:
+    ({ db, receiver, sink }) =>
     async (req, res) => {
       const feed = await findFeed(db, pathParameter(req, 'feed_id'));
       if (!feed) throw new AppError('not_found', 'Feed not found.');
@@ -82,5 +80,4 @@ export const receiveFeedEndpoint: Endpoint<FeedsDeps> = {
       const delivery = await receiver.receive(feed, { headers: req.headers, body }, sink);
       res.json({ object: 'feed_delivery', ...delivery });
     },
-  ],
 };

@@ -1,4 +1,4 @@
-import type { Actor } from '../../src/suppressions/actor.js';
+import type { Actor } from '../../src/domain/actor.js';
 import type { NextFunction, Request, Response } from 'express';
 import { findApiKeyByHash, touchApiKey, type ApiKeyCredentials } from '../../src/accounts/api-key-repository.js';
 import type { Database } from '../../src/db/database.js';

@@ -2,6 +2,7 @@ import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { Request, RequestHandler, Router } from 'express';
 import { match } from 'path-to-regexp';
 import { methodNotAllowed } from './errors.js';
+import { bodyParserOf, isReadFirst, type BodyKind } from './request-bodies.js';
 import { namedRoute } from './route-pattern.js';
 
 /**
@@ -20,15 +21,17 @@ const METHOD_ORDER: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'
 export type OperationDoc = Omit<RouteConfig, 'method' | 'path'>;
 
 /**
- * One operation, declared once: its method and path, who may call it, its documentation and its
- * handler, so that none of them can drift from the others. `handler` is made once, when the
- * feature is mounted, from the feature's dependencies.
+ * One operation, declared once: its method and path, who may call it, how it takes its body, its
+ * documentation and its handler, so that none of them can drift from the others. `handler` is made
+ * once, when the feature is mounted, from the feature's dependencies.
  */
 export interface Endpoint<Deps> {
   method: Method;
   /** Relative to the feature's mount path, in Express's syntax (`/reclassifications/:id`). */
   path: string;
   access: Access;
+  /** What reads the request's body before the handler; `none` when absent. */
+  body?: BodyKind;
   doc: OperationDoc;
   handler: (deps: Deps) => RequestHandler | readonly RequestHandler[];
 }
@@ -49,7 +52,17 @@ export interface Feature<Deps> {
   endpoints: readonly Endpoint<Deps>[];
 }
 
+/**
+ * A feature, refused when it is loaded if an endpoint reads a body that its operation does not
+ * document, or documents one that nothing reads: the reference and the route cannot part ways.
+ */
 export function defineFeature<Deps>(mountPath: string, endpoints: readonly Endpoint<Deps>[]): Feature<Deps> {
+  for (const { method, path, body = 'none', doc } of endpoints) {
+    const operation = `${method.toUpperCase()} ${documentPath(mountPath, path)}`;
+    const documented = doc.request?.body !== undefined;
+    if (body !== 'none' && !documented) throw new Error(`${operation} reads a \`${body}\` body it does not document.`);
+    if (body === 'none' && documented) throw new Error(`${operation} documents a request body but declares none.`);
+  }
   return { mountPath, endpoints };
 }
 
@@ -80,24 +93,54 @@ export function byPath<Deps>(endpoints: readonly Endpoint<Deps>[]): Map<string, 
   return new Map(ordered);
 }
 
+/** What a mount runs in the route of an endpoint, as the endpoint's declaration calls for it. */
+export interface EndpointGuards {
+  /** Before the body of each endpoint declared `session`: the console session's check, and its rate limit. */
+  session?: readonly RequestHandler[] | undefined;
+  /**
+   * After the body of each POST of a caller who is known (not `public`), whose body is known before
+   * the handler: idempotency keys, which fingerprint it.
+   */
+  idempotent?: readonly RequestHandler[] | undefined;
+}
+
+/** An endpoint's route: the guards its declaration calls for, the reading of its body, its handler. */
+function stepsOf<Deps>(endpoint: Endpoint<Deps>, deps: Deps, guards: EndpointGuards): RequestHandler[] {
+  const body = endpoint.body ?? 'none';
+  const session = endpoint.access === 'session' ? guards.session : [];
+  // A `session` handler reads the session its check leaves: without the check, every request would fail.
+  if (!session) {
+    throw new Error(
+      `${endpoint.method.toUpperCase()} ${endpoint.path} is declared \`session\` but mounted without its check.`,
+    );
+  }
+  const parser = bodyParserOf(body);
+  const idempotent = endpoint.method === 'post' && endpoint.access !== 'public' && isReadFirst(body);
+  const made = endpoint.handler(deps);
+  return [
+    ...session,
+    ...(parser ? [parser] : []),
+    ...((idempotent && guards.idempotent) || []),
+    ...(typeof made === 'function' ? [made] : made),
+  ];
+}
+
 /**
  * Mounts a feature's endpoints on `router`: one route per path, named for metrics and logs after
  * `mountPath` (the console mounts some features a second time, under its own path), each method's
- * handler, and 405 for the methods the path does not have. Nothing here runs per request.
+ * body parser, `guards` and handler as its declaration says, and 405 for the methods the path does
+ * not have. Nothing here runs per request.
  */
 export function mountFeature<Deps>(
   router: Router,
   feature: Feature<Deps>,
   deps: Deps,
   mountPath: string = feature.mountPath,
+  guards: EndpointGuards = {},
 ): void {
   for (const [path, endpoints] of byPath(feature.endpoints)) {
     const route = namedRoute(router, mountPath, path);
-    for (const endpoint of endpoints) {
-      const made = endpoint.handler(deps);
-      const handlers: readonly RequestHandler[] = typeof made === 'function' ? [made] : made;
-      route[endpoint.method](...handlers);
-    }
+    for (const endpoint of endpoints) route[endpoint.method](...stepsOf(endpoint, deps, guards));
     const allowed = METHOD_ORDER.filter((method) => endpoints.some((endpoint) => endpoint.method === method));
     route.all(methodNotAllowed(...allowed.map((method) => method.toUpperCase())));
   }

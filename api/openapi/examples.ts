@@ -1,6 +1,6 @@
 /** Realistic values for the document's examples: UUIDv7 ids, `created_at` with milliseconds. */
 
-import { CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
+import { CLASSIFIER_VERSION } from '../../src/bounces/bounce-classifier.js';
 
 export const exampleIds = [
   '019cebab-8995-77f7-9262-77a618303564',

@@ -4,7 +4,6 @@ import type { ReadReplicas } from '../../src/db/read-replicas.js';
 import type { Metrics } from '../../src/metrics.js';
 import type { RedisClient } from '../../src/redis.js';
 import type { AuthFailureLimit } from '../http/auth-failure-limit.js';
-import type { OpenApiDocument } from '../openapi/document.js';
 
 /** What `/health`, `/ready` and `/metrics` need: all a process without the API serves. */
 export type ProbeDeps = Pick<
@@ -33,6 +32,9 @@ export interface OpsDeps {
    * address; no limit when absent.
    */
   failureLimit?: AuthFailureLimit | undefined;
-  /** The reference served at `/openapi.json`, passed in: the document collects this feature too. */
-  document: () => OpenApiDocument;
+  /**
+   * The reference served at `/openapi.json`, passed in from above: the document describes every
+   * feature, this one among them, so no feature makes it.
+   */
+  document: () => object;
 }

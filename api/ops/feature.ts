@@ -1,5 +1,6 @@
-import { Router } from 'express';
-import { defineFeature, mountFeature } from '../http/endpoints.js';
+import type { Router } from 'express';
+import { defineFeature } from '../http/endpoints.js';
+import { featureRouter } from '../http/feature-router.js';
 import { mountQueueDashboard } from './admin.js';
 import type { OpsDeps, ProbeDeps } from './deps.js';
 import { docsAssets, docsEndpoint, openApiEndpoint } from './docs.js';
@@ -21,9 +22,7 @@ const probesFeature = defineFeature<ProbeDeps>('', [healthEndpoint, readyEndpoin
 /** `/health`, `/ready` and `/metrics`, and nothing else: the router of a process that runs only workers. */
 export function probesRouter(deps: ProbeDeps): Router {
   deps.metrics.trackPool(deps.db.pool);
-  const router = Router();
-  mountFeature(router, probesFeature, deps);
-  return router;
+  return featureRouter(probesFeature, deps);
 }
 
 /**
@@ -36,8 +35,7 @@ export function opsRouter(deps: OpsDeps): Router {
   metrics.trackPool(db.pool);
   if (deps.replicas) metrics.trackReplicas(deps.replicas);
   metrics.trackReadiness(() => readinessChecks(deps));
-  const router = Router();
-  mountFeature(router, opsFeature, deps);
+  const router = featureRouter(opsFeature, deps);
   if (deps.adminToken !== undefined) {
     mountQueueDashboard(router, { token: deps.adminToken, queues: deps.queues ?? [], failureLimit: deps.failureLimit });
   }

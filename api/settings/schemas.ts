@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES, DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
-import { GIVEN_ORIGINS as ORIGINS } from '../../src/suppressions/suppression.js';
-import {
-  COMPLAINT_SCOPES,
-  EXPIRE_AFTER_DAYS,
-  SOFT_BOUNCE_THRESHOLD,
-  SOFT_BOUNCE_WINDOW_DAYS,
-} from '../../src/policy/settings.js';
+import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES, DEFAULT_BOUNCE_ACTIONS } from '../../src/domain/bounce-categories.js';
+import { GIVEN_ORIGINS as ORIGINS } from '../../src/domain/origins.js';
+import { COMPLAINT_SCOPES } from '../../src/domain/scope.js';
+import { EXPIRE_AFTER_DAYS, SOFT_BOUNCE_THRESHOLD, SOFT_BOUNCE_WINDOW_DAYS } from '../../src/contract/limits.js';
 
 // Messages are predicates: parseInput puts the field's name in front of them. Every way a value can
 // be wrong (a string, a fraction, out of range) gets the same sentence, which states the whole rule.

@@ -5,7 +5,8 @@ import { DEFAULT_SETTINGS, type SuppressionSettings } from '../../src/policy/set
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
-import { authenticatedErrors, JSON_TYPE, jsonAnswer } from '../openapi/responses.js';
+import { jsonRequest } from '../openapi/requests.js';
+import { authenticatedErrors, jsonAnswer } from '../openapi/responses.js';
 import { updateSettingsBodySchema } from './schemas.js';
 
 /** What the `/settings` endpoints talk to. */
@@ -27,7 +28,7 @@ const changed = {
 
 const answer = (description: string, example: unknown) => jsonAnswer(description, settingsSchema, example);
 
-function toResource(settings: SuppressionSettings): SettingsResource {
+function toSettingsResource(settings: SuppressionSettings): SettingsResource {
   return { object: 'suppression_settings', ...settings };
 }
 
@@ -49,7 +50,7 @@ export const getSettingsEndpoint: Endpoint<SettingsDeps> = {
   handler:
     ({ db }) =>
     async (_req, res) => {
-      res.json(toResource(await getSettings(db, accountOf(res))));
+      res.json(toSettingsResource(await getSettings(db, accountOf(res))));
     },
 };
 
@@ -57,6 +58,7 @@ export const updateSettingsEndpoint: Endpoint<SettingsDeps> = {
   method: 'patch',
   path: '/suppressions',
   access: 'full',
+  body: 'json',
   doc: {
     operationId: 'updateSuppressionSettings',
     tags,
@@ -64,26 +66,20 @@ export const updateSettingsEndpoint: Endpoint<SettingsDeps> = {
     description:
       'Any of the settings, any category of `bounce_actions` and any origin of `expire_after_days`; those left out keep their values, and `null` turns a threshold or an expiry off. Unknown keys are refused.',
     request: {
-      body: {
-        required: true,
-        content: {
-          [JSON_TYPE]: {
-            schema: updateSettingsBodySchema,
-            examples: {
-              threshold: { summary: 'Suppress after 3 soft bounces in a week', value: { soft_bounce_threshold: 3 } },
-              actions: {
-                summary: 'Unclassified bounces are recorded only',
-                value: { bounce_actions: { unknown: 'record' } },
-              },
-              expiry: { summary: 'Bounces leave the list after 30 days', value: { expire_after_days: { bounce: 30 } } },
-              off: {
-                summary: 'No threshold, and bounces never expire',
-                value: { soft_bounce_threshold: null, expire_after_days: { bounce: null } },
-              },
-            },
+      body: jsonRequest(updateSettingsBodySchema, {
+        examples: {
+          threshold: { summary: 'Suppress after 3 soft bounces in a week', value: { soft_bounce_threshold: 3 } },
+          actions: {
+            summary: 'Unclassified bounces are recorded only',
+            value: { bounce_actions: { unknown: 'record' } },
+          },
+          expiry: { summary: 'Bounces leave the list after 30 days', value: { expire_after_days: { bounce: 30 } } },
+          off: {
+            summary: 'No threshold, and bounces never expire',
+            value: { soft_bounce_threshold: null, expire_after_days: { bounce: null } },
           },
         },
-      },
+      }),
     },
     responses: {
       200: answer('The settings as they now are, every field included.', changed),
@@ -94,6 +90,6 @@ export const updateSettingsEndpoint: Endpoint<SettingsDeps> = {
     ({ db }) =>
     async (req, res) => {
       const change = parseInput(updateSettingsBodySchema, req.body);
-      res.json(toResource(await updateSettings(db, accountOf(res), change)));
+      res.json(toSettingsResource(await updateSettings(db, accountOf(res), change)));
     },
 };

@@ -12,8 +12,9 @@ import { accountOf, actorOf, callerOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
 import { exampleIds } from '../openapi/examples.js';
-import { idempotencyHeaders, rateLimitHeaders } from '../openapi/headers.js';
-import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
+import { idempotencyHeaders } from '../openapi/headers.js';
+import { jsonRequest } from '../openapi/requests.js';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, jsonAnswer } from '../openapi/responses.js';
 import { refuseAllowlisted } from './allowlist-guard.js';
 import type { SuppressionsDeps } from './deps.js';
 import { batchAddBodySchema, batchRemoveBodySchema } from './schemas.js';
@@ -23,6 +24,7 @@ export const batchAddEndpoint: Endpoint<SuppressionsDeps> = {
   method: 'post',
   path: '/batch/add',
   access: 'full',
+  body: 'json',
   doc: {
     operationId: 'addSuppressionsBatch',
     tags: ['Suppressions'],
@@ -31,32 +33,21 @@ export const batchAddEndpoint: Endpoint<SuppressionsDeps> = {
       'Addresses are normalised and collapsed; one invalid address rejects the whole request (422) and nothing is written.',
     request: {
       headers: idempotencyHeaders,
-      body: {
-        required: true,
-        content: {
-          [JSON_TYPE]: {
-            schema: batchAddBodySchema,
-            example: { emails: ['bounced@example.com', 'Unsubscribed@Example.org'] },
-          },
-        },
-      },
+      body: jsonRequest(batchAddBodySchema, {
+        example: { emails: ['bounced@example.com', 'Unsubscribed@Example.org'] },
+      }),
     },
     responses: {
-      201: {
-        description: 'One entry per distinct address, in first-seen order; existing entries keep their id.',
-        headers: rateLimitHeaders,
-        content: {
-          [JSON_TYPE]: {
-            schema: batchAddResultSchema,
-            example: {
-              data: [
-                { object: 'suppression', id: exampleIds[0] },
-                { object: 'suppression', id: exampleIds[1] },
-              ],
-            },
-          },
+      201: jsonAnswer(
+        'One entry per distinct address, in first-seen order; existing entries keep their id.',
+        batchAddResultSchema,
+        {
+          data: [
+            { object: 'suppression', id: exampleIds[0] },
+            { object: 'suppression', id: exampleIds[1] },
+          ],
         },
-      },
+      ),
       ...errorResponses('allowlisted', ...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
   },
@@ -87,6 +78,7 @@ export const batchRemoveEndpoint: Endpoint<SuppressionsDeps> = {
   method: 'post',
   path: '/batch/remove',
   access: 'full',
+  body: 'json',
   doc: {
     operationId: 'removeSuppressionsBatch',
     tags: ['Suppressions'],
@@ -95,33 +87,20 @@ export const batchRemoveEndpoint: Endpoint<SuppressionsDeps> = {
       'Send either `emails` or `ids`, not both. Entries that match nothing are left out of `data`. If any entry was put on the list by a complaint, nothing is removed and the answer is 409 `complaint_protected` naming those entries, unless the body says `force: true` with a `reason`. A `reason` given is kept in each removed entry’s history.',
     request: {
       headers: idempotencyHeaders,
-      body: {
-        required: true,
-        content: {
-          [JSON_TYPE]: {
-            schema: batchRemoveBodySchema,
-            examples: {
-              byEmail: {
-                summary: 'By email address',
-                value: { emails: ['bounced@example.com', 'unsubscribed@example.org'] },
-              },
-              byId: { summary: 'By id', value: { ids: [exampleIds[0], exampleIds[2]] } },
-            },
+      body: jsonRequest(batchRemoveBodySchema, {
+        examples: {
+          byEmail: {
+            summary: 'By email address',
+            value: { emails: ['bounced@example.com', 'unsubscribed@example.org'] },
           },
+          byId: { summary: 'By id', value: { ids: [exampleIds[0], exampleIds[2]] } },
         },
-      },
+      }),
     },
     responses: {
-      200: {
-        description: 'One entry per removed suppression.',
-        headers: rateLimitHeaders,
-        content: {
-          [JSON_TYPE]: {
-            schema: batchRemoveResultSchema,
-            example: { data: [{ object: 'suppression', id: exampleIds[0], deleted: true }] },
-          },
-        },
-      },
+      200: jsonAnswer('One entry per removed suppression.', batchRemoveResultSchema, {
+        data: [{ object: 'suppression', id: exampleIds[0], deleted: true }],
+      }),
       ...errorResponses('complaint_protected', ...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
   },

@@ -1,13 +1,14 @@
 import { checkResultSchema, type SuppressionCheck } from '../../src/contract/check.js';
 import { MAX_CHECK_ITEMS } from '../../src/contract/limits.js';
 import { partitionEmails } from '../../src/domain/email-batch.js';
-import { toResource } from '../../src/suppressions/suppression.js';
+import { toSuppressionResource } from '../../src/suppressions/suppression.js';
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
 import { exampleSuppression } from '../openapi/examples.js';
-import { idempotencyHeaders, rateLimitHeaders } from '../openapi/headers.js';
-import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
+import { idempotencyHeaders } from '../openapi/headers.js';
+import { jsonRequest } from '../openapi/requests.js';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, jsonAnswer } from '../openapi/responses.js';
 import type { SuppressionsDeps } from './deps.js';
 import { checkBodySchema } from './schemas.js';
 
@@ -19,6 +20,7 @@ export const checkEndpoint: Endpoint<SuppressionsDeps> = {
   method: 'post',
   path: '/check',
   access: 'sending',
+  body: 'json',
   doc: {
     operationId: 'checkSuppressions',
     tags: ['Suppressions'],
@@ -27,32 +29,21 @@ export const checkEndpoint: Endpoint<SuppressionsDeps> = {
       'The send-time check, for `full_access` and `sending_access` keys alike; one request against the rate limit. Addresses are normalised and collapsed; an item that is not an address does not fail the request but is listed in `invalid`. Never a partial answer: if the database cannot answer, the whole request is 503.',
     request: {
       headers: idempotencyHeaders,
-      body: {
-        required: true,
-        content: {
-          [JSON_TYPE]: {
-            schema: checkBodySchema,
-            example: { emails: ['Bounced@Example.com', 'jane@example.org', 'not-an-address', 'bounced@example.com'] },
-          },
-        },
-      },
+      body: jsonRequest(checkBodySchema, {
+        example: { emails: ['Bounced@Example.com', 'jane@example.org', 'not-an-address', 'bounced@example.com'] },
+      }),
     },
     responses: {
-      200: {
-        description: 'The suppressed addresses among those sent, and the items that are not addresses.',
-        headers: rateLimitHeaders,
-        content: {
-          [JSON_TYPE]: {
-            schema: checkResultSchema,
-            example: {
-              object: 'suppression_check',
-              checked: 2,
-              suppressed: [exampleSuppression],
-              invalid: [{ index: 2, email: 'not-an-address', reason: 'is not a valid email address' }],
-            },
-          },
+      200: jsonAnswer(
+        'The suppressed addresses among those sent, and the items that are not addresses.',
+        checkResultSchema,
+        {
+          object: 'suppression_check',
+          checked: 2,
+          suppressed: [exampleSuppression],
+          invalid: [{ index: 2, email: 'not-an-address', reason: 'is not a valid email address' }],
         },
-      },
+      ),
       ...errorResponses(...BODY_ERRORS, ...AUTHENTICATED_ERRORS.filter((code) => code !== 'restricted_api_key')),
     },
   },
@@ -69,7 +60,7 @@ export const checkEndpoint: Endpoint<SuppressionsDeps> = {
       res.json({
         object: 'suppression_check',
         checked: valid.length,
-        suppressed: suppressed.map(toResource),
+        suppressed: suppressed.map(toSuppressionResource),
         invalid: invalid.map(({ index, value, reason }) => ({ index, email: value, reason })),
       } satisfies SuppressionCheck);
     },

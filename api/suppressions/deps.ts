@@ -14,7 +14,7 @@ export interface SuppressionsDeps {
    * each write marks its account, whose reads then stay on the primary.
    */
   reads: Reads;
-  /** Made once per mounted router: concurrent lookups of one tick share one query per account. */
+  /** Made once for the API and the console alike: concurrent lookups of one tick share one query per account. */
   lookups: SuppressionLookups;
   /** Where the check counts the addresses it answered for. */
   metrics: Pick<Metrics, 'checkAddresses'>;

@@ -10,15 +10,16 @@ import {
 } from '../../src/contract/suppression.js';
 import { newId } from '../../src/domain/ids.js';
 import { AppError } from '../../src/errors.js';
-import { toResource } from '../../src/suppressions/suppression.js';
+import { toSuppressionResource } from '../../src/suppressions/suppression.js';
 import { removeSuppressions } from '../../src/suppressions/suppression-removal.js';
 import { addSuppressions, listSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { accountOf, actorOf, callerOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
 import { exampleIds, exampleManualSuppression, exampleSuppression } from '../openapi/examples.js';
-import { idempotencyHeaders, rateLimitHeaders } from '../openapi/headers.js';
-import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
+import { idempotencyHeaders } from '../openapi/headers.js';
+import { jsonRequest } from '../openapi/requests.js';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, jsonAnswer } from '../openapi/responses.js';
 import { refuseAllowlisted } from './allowlist-guard.js';
 import type { SuppressionsDeps } from './deps.js';
 import {
@@ -44,16 +45,11 @@ export const listSuppressionsEndpoint: Endpoint<SuppressionsDeps> = {
       'Newest first. `after` pages towards older entries, `before` towards newer ones; the cursor entry is excluded. The filters (`origin`, `scope`, `email`, `domain`, `created_after`, `created_before`) combine with each other and with the cursors. Without `scope`, the entries of every scope are listed, each showing its own.',
     request: { query: listQuerySchema },
     responses: {
-      200: {
-        description: 'A page of suppressions.',
-        headers: rateLimitHeaders,
-        content: {
-          [JSON_TYPE]: {
-            schema: suppressionListSchema,
-            example: { object: 'list', has_more: true, data: [exampleManualSuppression, exampleSuppression] },
-          },
-        },
-      },
+      200: jsonAnswer('A page of suppressions.', suppressionListSchema, {
+        object: 'list',
+        has_more: true,
+        data: [exampleManualSuppression, exampleSuppression],
+      }),
       ...errorResponses(...AUTHENTICATED_ERRORS),
     },
   },
@@ -68,7 +64,7 @@ export const listSuppressionsEndpoint: Endpoint<SuppressionsDeps> = {
       res.json({
         object: 'list',
         has_more: page.hasMore,
-        data: page.entries.map(toResource),
+        data: page.entries.map(toSuppressionResource),
       } satisfies SuppressionPage);
     },
 };
@@ -77,6 +73,7 @@ export const addSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
   method: 'post',
   path: '/',
   access: 'full',
+  body: 'json',
   doc: {
     operationId: 'addSuppression',
     tags,
@@ -85,19 +82,13 @@ export const addSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
       'An address already on the list in that scope keeps its entry; its id is returned. Without `scope` the entry is for the whole account: every send to the address is stopped.',
     request: {
       headers: idempotencyHeaders,
-      body: {
-        required: true,
-        content: { [JSON_TYPE]: { schema: addBodySchema, example: { email: 'Unsubscribed@Example.org' } } },
-      },
+      body: jsonRequest(addBodySchema, { example: { email: 'Unsubscribed@Example.org' } }),
     },
     responses: {
-      201: {
-        description: 'The suppression (new or already present).',
-        headers: rateLimitHeaders,
-        content: {
-          [JSON_TYPE]: { schema: suppressionRefSchema, example: { object: 'suppression', id: exampleIds[1] } },
-        },
-      },
+      201: jsonAnswer('The suppression (new or already present).', suppressionRefSchema, {
+        object: 'suppression',
+        id: exampleIds[1],
+      }),
       ...errorResponses('allowlisted', ...BODY_ERRORS, ...AUTHENTICATED_ERRORS),
     },
   },
@@ -133,11 +124,7 @@ export const getSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
       "By address, the entry of the scope named by `scope`, else the whole account's: 404 when the address has only entries of other scopes.",
     request: { params: suppressionParamsSchema, query: retrieveQuerySchema },
     responses: {
-      200: {
-        description: 'The suppression.',
-        headers: rateLimitHeaders,
-        content: { [JSON_TYPE]: { schema: suppressionSchema, example: exampleSuppression } },
-      },
+      200: jsonAnswer('The suppression.', suppressionSchema, exampleSuppression),
       ...errorResponses('not_found', ...AUTHENTICATED_ERRORS),
     },
   },
@@ -152,7 +139,7 @@ export const getSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
           ? await lookups.byId(accountId, target.id)
           : await lookups.byEmail(accountId, target.email, scope ?? null);
       if (!found) throw new AppError('not_found');
-      res.json(toResource(found) satisfies SuppressionResource);
+      res.json(toSuppressionResource(found) satisfies SuppressionResource);
     },
 };
 
@@ -168,16 +155,11 @@ export const removeSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
       'An entry a complaint put on the list is removed only with `force=true` and a `reason` (409 `complaint_protected` otherwise): a complaint is the one entry a sender must not undo lightly. A `reason` may be given for any removal; it is kept in the entry’s history.',
     request: { params: suppressionParamsSchema, query: removalQuerySchema },
     responses: {
-      200: {
-        description: 'The suppression was removed.',
-        headers: rateLimitHeaders,
-        content: {
-          [JSON_TYPE]: {
-            schema: removalResultSchema,
-            example: { object: 'suppression', id: exampleIds[0], deleted: true },
-          },
-        },
-      },
+      200: jsonAnswer('The suppression was removed.', removalResultSchema, {
+        object: 'suppression',
+        id: exampleIds[0],
+        deleted: true,
+      }),
       ...errorResponses('not_found', 'complaint_protected', ...AUTHENTICATED_ERRORS),
     },
   },

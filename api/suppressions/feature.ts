@@ -1,6 +1,4 @@
-import { Router, type RequestHandler } from 'express';
-import { createSuppressionLookups } from '../../src/suppressions/suppression-lookups.js';
-import { defineFeature, mountFeature, sendingAccessOf } from '../http/endpoints.js';
+import { defineFeature } from '../http/endpoints.js';
 import { batchAddEndpoint, batchRemoveEndpoint } from './batch.js';
 import { checkEndpoint } from './check.js';
 import type { SuppressionsDeps } from './deps.js';
@@ -15,7 +13,7 @@ import { historyEndpoint } from './history.js';
 import { getImportEndpoint, importEndpoint } from './imports.js';
 
 /** Where the suppressions endpoints are mounted. */
-export const SUPPRESSIONS_PATH = '/suppressions';
+const SUPPRESSIONS_PATH = '/suppressions';
 
 /**
  * The list and its entries, an address's history, the send-time check, batches, export and
@@ -34,28 +32,3 @@ export const suppressionsFeature = defineFeature<SuppressionsDeps>(SUPPRESSIONS_
   importEndpoint,
   getImportEndpoint,
 ]);
-
-/** The requests of this feature a `sending_access` key may make: those declared `sending` (the check). */
-export const isSendingSuppressionRequest = sendingAccessOf(suppressionsFeature);
-
-/**
- * The feature's router. `guards` (authentication, rate limiting, body parsing) run first for every
- * request that reaches it: inside it, rather than as layers of their own on the app's mount path,
- * they cost no path trimming per request. `mountPath` names its routes in metrics and logs (the
- * console mounts the feature under its own path).
- */
-export function suppressionsRouter(
-  deps: Omit<SuppressionsDeps, 'lookups'>,
-  guards: readonly RequestHandler[] = [],
-  mountPath: string = SUPPRESSIONS_PATH,
-): Router {
-  const router = Router();
-  if (guards.length > 0) router.use(...guards);
-  mountFeature(
-    router,
-    suppressionsFeature,
-    { ...deps, lookups: createSuppressionLookups(deps.db, deps.reads) },
-    mountPath,
-  );
-  return router;
-}

@@ -7,8 +7,7 @@ import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
 import { exampleHistory } from '../openapi/examples.js';
-import { rateLimitHeaders } from '../openapi/headers.js';
-import { AUTHENTICATED_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
+import { AUTHENTICATED_ERRORS, errorResponses, jsonAnswer } from '../openapi/responses.js';
 import type { SuppressionsDeps } from './deps.js';
 import { historyQuerySchema, suppressionParamsSchema } from './schemas.js';
 import { pathTarget } from './targets.js';
@@ -26,16 +25,11 @@ export const historyEndpoint: Endpoint<SuppressionsDeps> = {
       'The audit records of the address, newest first (by the time they were recorded). An address is found whether or not it is on the list now; an id, through its entry, or, once the entry is removed, through the records that name it. `after` pages towards older records, `before` towards newer ones; a cursor is an `event_id` of this history.',
     request: { params: suppressionParamsSchema, query: historyQuerySchema },
     responses: {
-      200: {
-        description: 'A page of the address’s audit records.',
-        headers: rateLimitHeaders,
-        content: {
-          [JSON_TYPE]: {
-            schema: auditRecordListSchema,
-            example: { object: 'list', has_more: false, data: exampleHistory },
-          },
-        },
-      },
+      200: jsonAnswer('A page of the address’s audit records.', auditRecordListSchema, {
+        object: 'list',
+        has_more: false,
+        data: exampleHistory,
+      }),
       ...errorResponses('not_found', ...AUTHENTICATED_ERRORS),
     },
   },

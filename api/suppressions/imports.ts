@@ -17,8 +17,8 @@ import { importParamsSchema, importQuerySchema } from './schemas.js';
 
 const tags = ['Suppressions'];
 
-/** Where an import path is relative to the suppressions router: it takes no JSON body parser. */
-export const IMPORTS_PATH = '/imports';
+/** Where the imports are, relative to the suppressions feature. */
+const IMPORTS_PATH = '/imports';
 
 const importNotFound = () => new AppError('not_found', 'Import not found.');
 
@@ -79,6 +79,8 @@ export const importEndpoint: Endpoint<SuppressionsDeps> = {
   method: 'post',
   path: IMPORTS_PATH,
   access: 'full',
+  // Read as it arrives, in constant memory: no parser buffers it, and no idempotency key fingerprints it.
+  body: 'stream',
   doc: {
     operationId: 'importSuppressions',
     tags,

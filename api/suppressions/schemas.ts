@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizeDomain, parseEmailFilter } from '../../src/suppressions/email-search.js';
-import { GIVEN_ORIGINS, ORIGINS } from '../../src/suppressions/suppression.js';
+import { GIVEN_ORIGINS, ORIGINS } from '../../src/domain/origins.js';
 import { EXPORT_FORMATS } from '../../src/export/export-formats.js';
 import { LIST_FORMATS } from '../../src/contract/imports.js';
 import { cursorQuery, oneCursorAtATime, uuidParameter } from '../../src/contract/cursor-query.js';

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
+import { jsonRequest } from '../openapi/requests.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses, JSON_TYPE } from '../openapi/responses.js';
 import { UNSUBSCRIBE_PATH } from './paths.js';
 
@@ -69,6 +70,7 @@ export const createLinksEndpoint: Endpoint<UnsubscribeLinksDeps> = {
   method: 'post',
   path: '/',
   access: 'sending',
+  body: 'json',
   doc: {
     operationId: 'createUnsubscribeLinks',
     tags,
@@ -76,15 +78,7 @@ export const createLinksEndpoint: Endpoint<UnsubscribeLinksDeps> = {
     description:
       'For a `full_access` or `sending_access` key. Each link is sealed (the account, the address, the scope; nothing in it can be read) and works until the account rotates its unsubscribe secret. Items that are not addresses are listed in `invalid`.',
     request: {
-      body: {
-        required: true,
-        content: {
-          [JSON_TYPE]: {
-            schema: linksBodySchema,
-            example: { emails: ['reader@example.com'], scope: 'newsletter-weekly' },
-          },
-        },
-      },
+      body: jsonRequest(linksBodySchema, { example: { emails: ['reader@example.com'], scope: 'newsletter-weekly' } }),
     },
     responses: {
       200: {

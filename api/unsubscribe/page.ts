@@ -1,4 +1,4 @@
-import express, { type Request } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
 import { unsubscribedSchema, type Unsubscribed } from '../../src/contract/unsubscribe.js';
 import type { Database } from '../../src/db/database.js';
@@ -96,6 +96,7 @@ export const unsubscribeEndpoint: Endpoint<UnsubscribePageDeps> = {
   method: 'post',
   path: '/:token',
   access: 'public',
+  body: 'form',
   doc: {
     operationId: 'unsubscribe',
     tags,
@@ -121,22 +122,19 @@ export const unsubscribeEndpoint: Endpoint<UnsubscribePageDeps> = {
       ...errorResponses('validation_error', 'not_found', 'rate_limit_exceeded'),
     },
   },
-  handler: (deps) => [
-    express.text({ type: () => true, limit: '16kb' }),
-    async (req, res) => {
-      if (!saysOneClick(req)) throw new AppError('validation_error', 'The body must be `List-Unsubscribe=One-Click`.');
-      const target = await targetOf(req, deps);
-      if (target === null) throw new AppError('not_found', 'This unsubscribe link is not valid.');
-      await unsubscribe(deps.db, target);
-      await deps.reads?.wrote(target.accountId);
-      if (req.accepts(['json', 'html']) === 'html') {
-        sendPage(res, 200, {
-          title: 'You are unsubscribed',
-          text: `${target.email} receives no more of ${whatOf(target)}.`,
-        });
-        return;
-      }
-      res.set('cache-control', 'no-store').json({ object: 'unsubscribe', unsubscribed: true } satisfies Unsubscribed);
-    },
-  ],
+  handler: (deps) => async (req, res) => {
+    if (!saysOneClick(req)) throw new AppError('validation_error', 'The body must be `List-Unsubscribe=One-Click`.');
+    const target = await targetOf(req, deps);
+    if (target === null) throw new AppError('not_found', 'This unsubscribe link is not valid.');
+    await unsubscribe(deps.db, target);
+    await deps.reads?.wrote(target.accountId);
+    if (req.accepts(['json', 'html']) === 'html') {
+      sendPage(res, 200, {
+        title: 'You are unsubscribed',
+        text: `${target.email} receives no more of ${whatOf(target)}.`,
+      });
+      return;
+    }
+    res.set('cache-control', 'no-store').json({ object: 'unsubscribe', unsubscribed: true } satisfies Unsubscribed);
+  },
 };

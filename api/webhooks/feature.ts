@@ -1,5 +1,4 @@
-import { Router, type RequestHandler } from 'express';
-import { defineFeature, mountFeature } from '../http/endpoints.js';
+import { defineFeature } from '../http/endpoints.js';
 import type { WebhooksDeps } from './deps.js';
 import { getEventEndpoint, listAttemptsEndpoint, listEventsEndpoint } from './events.js';
 import { replayEventEndpoint } from './replay.js';
@@ -13,7 +12,7 @@ import {
 } from './webhooks.js';
 
 /** Where the webhook endpoints are mounted. */
-export const WEBHOOKS_PATH = '/webhooks';
+const WEBHOOKS_PATH = '/webhooks';
 
 /**
  * The account's webhooks, and each one's event log, as Resend's API and SDK (`resend.webhooks`)
@@ -33,14 +32,3 @@ export const webhooksFeature = defineFeature<WebhooksDeps>(WEBHOOKS_PATH, [
   replayEventEndpoint,
   listAttemptsEndpoint,
 ]);
-
-/**
- * The feature's router. `guards` (authentication, rate limiting, body parsing, idempotency keys)
- * run first for every request that reaches it.
- */
-export function webhooksRouter(deps: WebhooksDeps, guards: readonly RequestHandler[] = []): Router {
-  const router = Router();
-  if (guards.length > 0) router.use(...guards);
-  mountFeature(router, webhooksFeature, deps);
-  return router;
-}

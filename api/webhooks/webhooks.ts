@@ -17,7 +17,8 @@ import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
 import { exampleListedWebhook, exampleSigningSecret, exampleWebhook, exampleWebhookIds } from '../openapi/examples.js';
 import { idempotencyHeaders } from '../openapi/headers.js';
-import { authenticatedErrors, BODY_ERRORS, JSON_TYPE, jsonAnswer } from '../openapi/responses.js';
+import { jsonRequest } from '../openapi/requests.js';
+import { authenticatedErrors, BODY_ERRORS, jsonAnswer } from '../openapi/responses.js';
 import type { WebhooksDeps } from './deps.js';
 import { checkedEndpoint, requireWebhook, webhookIdOf, webhookNotFound } from './lookups.js';
 import {
@@ -70,6 +71,7 @@ export const createWebhookEndpoint: Endpoint<WebhooksDeps> = {
   method: 'post',
   path: '/',
   access: 'full',
+  body: 'json',
   doc: {
     operationId: 'createWebhook',
     tags,
@@ -77,15 +79,9 @@ export const createWebhookEndpoint: Endpoint<WebhooksDeps> = {
     description: `Change events of the account (\`suppression.added\`, \`suppression.removed\`) are posted to \`endpoint\`, signed with the secret returned. ${endpointRule}`,
     request: {
       headers: idempotencyHeaders,
-      body: {
-        required: true,
-        content: {
-          [JSON_TYPE]: {
-            schema: createWebhookBodySchema,
-            example: { endpoint: 'https://hooks.example.com/suppressions', events: ['suppression.added'] },
-          },
-        },
-      },
+      body: jsonRequest(createWebhookBodySchema, {
+        example: { endpoint: 'https://hooks.example.com/suppressions', events: ['suppression.added'] },
+      }),
     },
     responses: {
       201: jsonAnswer('The new webhook, enabled, and its signing secret.', webhookSecretSchema, {
@@ -133,6 +129,7 @@ export const updateWebhookEndpoint: Endpoint<WebhooksDeps> = {
   method: 'patch',
   path: '/:webhook_id',
   access: 'full',
+  body: 'json',
   doc: {
     operationId: 'updateWebhook',
     tags,
@@ -140,21 +137,15 @@ export const updateWebhookEndpoint: Endpoint<WebhooksDeps> = {
     description: `At least one of the fields; those left out keep their value. ${endpointRule}`,
     request: {
       params: webhookParamsSchema,
-      body: {
-        required: true,
-        content: {
-          [JSON_TYPE]: {
-            schema: updateWebhookBodySchema,
-            examples: {
-              disable: { summary: 'Stop deliveries', value: { status: 'disabled' } },
-              move: {
-                summary: 'A new endpoint and events',
-                value: { endpoint: 'https://hooks.example.com/v2/suppressions', events: ['suppression.removed'] },
-              },
-            },
+      body: jsonRequest(updateWebhookBodySchema, {
+        examples: {
+          disable: { summary: 'Stop deliveries', value: { status: 'disabled' } },
+          move: {
+            summary: 'A new endpoint and events',
+            value: { endpoint: 'https://hooks.example.com/v2/suppressions', events: ['suppression.removed'] },
           },
         },
-      },
+      }),
     },
     responses: {
       200: jsonAnswer('The webhook was changed.', webhookRefSchema, { object: 'webhook', id: exampleWebhookIds[0] }),

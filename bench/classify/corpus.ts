@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { BOUNCE_CATEGORIES, DEFAULT_BOUNCE_ACTIONS, type BounceCategory } from '../../src/bounces/categories.js';
-import { classifyBounce, type BounceEvidence } from '../../src/bounces/classify-bounce.js';
+import { BOUNCE_CATEGORIES, DEFAULT_BOUNCE_ACTIONS, type BounceCategory } from '../../src/domain/bounce-categories.js';
+import { classifyBounce, type BounceEvidence } from '../../src/bounces/bounce-classifier.js';
 import { labelRule } from '../common/label-rule.js';
-import type { FeedMapper, Provider } from '../../src/feeds/feed-mapping.js';
-import { mapMailgun } from '../../src/feeds/mailgun-mapping.js';
-import { mapPostmark } from '../../src/feeds/postmark-mapping.js';
-import { mapResend } from '../../src/feeds/resend-mapping.js';
-import { mapSendGrid } from '../../src/feeds/sendgrid-mapping.js';
-import { mapSes } from '../../src/feeds/ses-mapping.js';
+import type { FeedMapper } from '../../src/feeds/feed-mapping.js';
+import type { Provider } from '../../src/feeds/providers/index.js';
+import { mapMailgun } from '../../src/feeds/providers/mailgun/mapping.js';
+import { mapPostmark } from '../../src/feeds/providers/postmark/mapping.js';
+import { mapResend } from '../../src/feeds/providers/resend/mapping.js';
+import { mapSendGrid } from '../../src/feeds/providers/sendgrid/mapping.js';
+import { mapSes } from '../../src/feeds/providers/ses/mapping.js';
 
 const FIXTURES = new URL('../../test/fixtures/bounces/', import.meta.url);
 

@@ -6,8 +6,8 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { BOUNCE_CATEGORIES } from '../../src/bounces/categories.js';
-import { classifyBounce, CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
+import { BOUNCE_CATEGORIES } from '../../src/domain/bounce-categories.js';
+import { classifyBounce, CLASSIFIER_VERSION } from '../../src/bounces/bounce-classifier.js';
 import {
   classifierDecider,
   corpusItems,

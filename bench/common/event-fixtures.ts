@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
+import { DEFAULT_BOUNCE_ACTIONS } from '../../src/domain/bounce-categories.js';
 import { normalizeEmail } from '../../src/domain/email.js';
-import { decideEvent, type BounceClassifier } from '../../src/events/classify.js';
+import { decideEvent, type BounceClassifier } from '../../src/events/event-decision.js';
 import { parseSuppressionEvent, type SuppressionEventInput } from '../../src/events/event-schema.js';
 
 /** Shares of each kind of event; they should add up to 1. */

@@ -1,4 +1,4 @@
-import type { BounceClassification, BounceEvidence } from '../../src/bounces/classify-bounce.js';
+import type { BounceClassification, BounceEvidence } from '../../src/bounces/bounce-classifier.js';
 
 /**
  * The rule this service had before it classified bounces, as a classifier: the provider's label

@@ -18,7 +18,7 @@ import { countRows, createAccounts, createBenchDatabase } from '../common/bench-
 import { CleanupStack } from '../common/cleanup.js';
 import { timeUntilCompleted, type CompletionTiming } from './completions.js';
 import { beforeDeadline, type Deadline } from '../common/deadline.js';
-import type { BounceClassifier } from '../../src/events/classify.js';
+import type { BounceClassifier } from '../../src/events/event-decision.js';
 import { labelRule } from '../common/label-rule.js';
 import { expectedOutcome, generateEvents, type ExpectedOutcome } from '../common/event-fixtures.js';
 import { deletePrefix, freshPrefix } from '../common/redis-prefix.js';

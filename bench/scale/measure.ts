@@ -3,11 +3,11 @@
  * bare SQL the database answers it with, in the same run: the reads (measure-reads.ts), the ingest
  * path under a soft-bounce threshold (measure-ingest.ts), sizes on disk and plans.
  */
-import { DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
+import { DEFAULT_BOUNCE_ACTIONS } from '../../src/domain/bounce-categories.js';
 import { recordEvents } from '../../src/events/event-repository.js';
 import { toEventRecord } from '../../src/events/event-record.js';
 import { softBouncesOf } from '../../src/events/soft-bounce-repository.js';
-import { softBounceCategories, windowAround } from '../../src/events/soft-bounce-threshold.js';
+import { softBounceCategories, windowAround } from '../../src/policy/soft-bounce-rule.js';
 import { DEFAULT_EVENT_POLICY } from '../../src/policy/settings-repository.js';
 import { findSuppressionsByEmails, listSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { ingestBatch, measureIngest } from './measure-ingest.js';

@@ -4,7 +4,7 @@
  * so a measurement can name present addresses (index below the size loaded) and absent ones (above)
  * without reading them back.
  */
-import { CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
+import { CLASSIFIER_VERSION } from '../../src/bounces/bounce-classifier.js';
 
 export const SPAN_MONTHS = 24;
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -8,7 +8,7 @@ import {
 } from '../../src/allowlist/allowlist-repository.js';
 import { MAX_PAGE_SIZE } from '../../src/contract/limits.js';
 import { newId, isUuid } from '../../src/domain/ids.js';
-import { addRuleBodySchema, ruleValueOf, toResource } from '../../api/allowlist/rules.js';
+import { addRuleBodySchema, ruleValueOf, toAllowlistRuleResource } from '../../api/allowlist/rules.js';
 import { parseInput } from '../../api/http/validation.js';
 import { findListAccount } from '../lists/list-account.js';
 import { withRuntime } from '../with-runtime.js';
@@ -51,7 +51,7 @@ export function allowlistCommand(): Command {
         });
         const covered = await countCoveredEntries(db, account.id, value);
         if (options.json) {
-          process.stdout.write(`${JSON.stringify({ ...toResource(rule), covered_entries: covered })}\n`);
+          process.stdout.write(`${JSON.stringify({ ...toAllowlistRuleResource(rule), covered_entries: covered })}\n`);
           return;
         }
         process.stdout.write(
@@ -74,7 +74,9 @@ export function allowlistCommand(): Command {
         for (;;) {
           const page = await listAllowlistRules(db, { accountId: account.id, limit: MAX_PAGE_SIZE, after });
           for (const rule of page.rules) {
-            process.stdout.write(options.json ? `${JSON.stringify(toResource(rule))}\n` : `${describe(rule)}\n`);
+            process.stdout.write(
+              options.json ? `${JSON.stringify(toAllowlistRuleResource(rule))}\n` : `${describe(rule)}\n`,
+            );
           }
           if (!page.hasMore) break;
           after = page.rules.at(-1)?.id;

@@ -2,7 +2,7 @@ import { isScope, SCOPE_RULE } from '../../src/domain/scope.js';
 import { Command, Option } from 'commander';
 import { findAccount } from '../../src/accounts/account-repository.js';
 import { streamSuppressions } from '../../src/export/suppression-export.js';
-import { ORIGINS, type Origin } from '../../src/suppressions/suppression.js';
+import { ORIGINS, type Origin } from '../../src/domain/origins.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../src/export/export-formats.js';
 import { writeExport } from '../../src/export/write-export.js';
 import { withRuntime } from '../with-runtime.js';

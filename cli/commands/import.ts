@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Account } from '../../src/accounts/account-repository.js';
 import { createDatabase } from '../../src/db/database.js';
-import { GIVEN_ORIGINS, type GivenOrigin } from '../../src/suppressions/suppression.js';
+import { GIVEN_ORIGINS, type GivenOrigin } from '../../src/domain/origins.js';
 import { createLogger } from '../../src/logger.js';
 import { redisEndpoint } from '../../src/redis.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../../src/queues.js';

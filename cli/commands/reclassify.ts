@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
+import { CLASSIFIER_VERSION } from '../../src/bounces/bounce-classifier.js';
 import { createReclassificationQueue } from '../../src/bounces/reclassification-queue.js';
 import {
   createReclassification,

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
-import { BOUNCE_CATEGORIES } from '../../src/bounces/categories.js';
+import { BOUNCE_CATEGORIES } from '../../src/domain/bounce-categories.js';
 import type { Account } from '../../src/accounts/account-repository.js';
 import { getSettings, updateSettings } from '../../src/policy/settings-repository.js';
-import { GIVEN_ORIGINS as ORIGINS, type GivenOrigin as Origin } from '../../src/suppressions/suppression.js';
+import { GIVEN_ORIGINS as ORIGINS, type GivenOrigin as Origin } from '../../src/domain/origins.js';
 import type { SettingsChange, SuppressionSettings } from '../../src/policy/settings.js';
 import { updateSettingsBodySchema } from '../../api/settings/schemas.js';
 import { parseInput } from '../../api/http/validation.js';

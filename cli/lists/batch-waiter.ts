@@ -1,5 +1,6 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
-import { BATCH_COUNTS, batchCount, type BatchCount, type BatchResult } from '../../src/batches/batch-schema.js';
+import { addBatchCounts, noBatchCounts, type BatchCounts } from '../../src/batches/batch-counts.js';
+import type { BatchResult } from '../../src/batches/batch-schema.js';
 import { BATCHES_QUEUE } from '../../src/queues.js';
 import { createRedis, type RedisClient, type RedisEndpoint } from '../../src/redis.js';
 import type { QueuedJob } from '../../src/lists/queue-list.js';
@@ -13,7 +14,7 @@ export interface FailedJob {
  * The counts of the finished jobs, added up. `invalid` counts entries the workers refused (the
  * command checks them first, so it stays 0).
  */
-export type BatchTotals = Pick<BatchResult, BatchCount> & {
+export type BatchTotals = BatchCounts & {
   /** Jobs finished, failed ones included. */
   jobs: number;
   failed: FailedJob[];
@@ -90,19 +91,7 @@ export async function openBatchWaiter(options: BatchWaiterOptions): Promise<Batc
   events.on('error', () => undefined);
 
   const following = new Map<string, Following>();
-  const totals: BatchTotals = {
-    jobs: 0,
-    added: 0,
-    already_present: 0,
-    removed: 0,
-    not_found: 0,
-    allowlisted: 0,
-    protected: 0,
-    duplicates: 0,
-    invalid: 0,
-    failed: [],
-    protectedEntries: [],
-  };
+  const totals: BatchTotals = { jobs: 0, ...noBatchCounts(), failed: [], protectedEntries: [] };
   let processed = 0;
   let allFinished: (() => void) | undefined;
 
@@ -114,7 +103,7 @@ export async function openBatchWaiter(options: BatchWaiterOptions): Promise<Batc
     totals.jobs += 1;
     if ('reason' in outcome) totals.failed.push({ id, reason: outcome.reason });
     else {
-      for (const name of BATCH_COUNTS) totals[name] += batchCount(outcome.result, name);
+      addBatchCounts(totals, outcome.result);
       const room = MAX_PROTECTED_SHOWN - totals.protectedEntries.length;
       if (room > 0) totals.protectedEntries.push(...protectedEntriesOf(outcome.result).slice(0, room));
     }

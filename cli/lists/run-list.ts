@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createBatchProducer } from '../../src/batches/batch-producer.js';
 import type { Account } from '../../src/accounts/account-repository.js';
-import type { GivenOrigin as Origin } from '../../src/suppressions/suppression.js';
+import type { GivenOrigin as Origin } from '../../src/domain/origins.js';
 import { connectRedis, type RedisEndpoint } from '../../src/redis.js';
 import { openBatchWaiter, type BatchTotals, type BatchWaiter } from './batch-waiter.js';
 import { createListProgress, type ListCounts } from './list-progress.js';

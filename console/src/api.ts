@@ -1,4 +1,5 @@
-// The answers' types come from the service's contract, types only: the console reaches the service
+// The answers' types come from the service's contract, types only, and the lists the pages iterate
+// over from its shared words (src/domain/, which imports nothing): the console reaches the service
 // over HTTP, and lint allows it nothing else of src/.
 import type {
   AllowlistPage,
@@ -12,6 +13,15 @@ import type { ConsoleSession } from '../../src/contract/console-session.js';
 import type { ImportResource } from '../../src/contract/imports.js';
 import type { SettingsResource as SuppressionSettings } from '../../src/contract/settings.js';
 import type { SuppressionPage, SuppressionResource as Suppression } from '../../src/contract/suppression.js';
+
+export {
+  BOUNCE_ACTIONS,
+  BOUNCE_CATEGORIES,
+  BOUNCE_REASONS,
+  DEFAULT_BOUNCE_ACTIONS,
+  type BounceReason,
+} from '../../src/domain/bounce-categories.js';
+export { GIVEN_ORIGINS, ORIGINS, type GivenOrigin } from '../../src/domain/origins.js';
 
 /** The API's error shape, and what the console shows when a request fails. */
 export class ApiError extends Error {
@@ -43,32 +53,6 @@ export type {
 export type Origin = Suppression['origin'];
 export type BounceCategory = keyof SuppressionSettings['bounce_actions'];
 export type BounceAction = SuppressionSettings['bounce_actions'][BounceCategory];
-
-/**
- * The values of a union the pages iterate over, which the console cannot import (it imports types
- * only): the compiler refuses a value the service does not know, and a value of the service missing.
- */
-const everyOf =
-  <T extends string>() =>
-  <const A extends readonly T[]>(values: A & ([Exclude<T, A[number]>] extends [never] ? unknown : never)): A =>
-    values;
-
-export const ORIGINS = everyOf<Origin>()(['bounce', 'complaint', 'manual', 'unsubscribe']);
-
-/** The origins a person or an import gives entries, and that expire: an unsubscribe is the recipient's own. */
-export type GivenOrigin = ImportResource['origin'];
-export const GIVEN_ORIGINS = everyOf<GivenOrigin>()(['bounce', 'complaint', 'manual']);
-
-export const BOUNCE_CATEGORIES = everyOf<BounceCategory>()([
-  'invalid_address',
-  'mailbox_unavailable',
-  'sender_blocked',
-  'delivery_failure',
-  'auto_reply',
-  'unknown',
-]);
-
-export const BOUNCE_ACTIONS = everyOf<BounceAction>()(['suppress', 'count', 'record']);
 
 export const API = '/console/api/suppressions';
 export const SETTINGS_API = '/console/api/settings/suppressions';

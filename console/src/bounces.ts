@@ -1,37 +1,31 @@
-import type { BounceAction, BounceCategory } from './api.js';
+import { BOUNCE_REASONS, type BounceAction, type BounceCategory, type BounceReason } from './api.js';
 
-/** What the console calls each bounce category, and what it means (the service's categories.ts). */
-export const CATEGORIES: Record<BounceCategory, { label: string; meaning: string; defaultAction: BounceAction }> = {
+/** What the console calls each bounce category, and what it means (src/domain/bounce-categories.ts). */
+export const CATEGORIES: Record<BounceCategory, { label: string; meaning: string }> = {
   invalid_address: {
     label: 'Invalid address',
     meaning: 'The address or its domain does not exist.',
-    defaultAction: 'suppress',
   },
   mailbox_unavailable: {
     label: 'Mailbox unavailable',
     meaning: 'The mailbox exists but cannot take mail now: it is full, or disabled.',
-    defaultAction: 'count',
   },
   sender_blocked: {
     label: 'Sender blocked',
     meaning:
       'Refused because of the sender, not the address: a block list, reputation, authentication, content or a rate limit.',
-    defaultAction: 'record',
   },
   delivery_failure: {
     label: 'Delivery failure',
     meaning: 'The road between the servers failed: the network, DNS, a time-out, or the message expired in the queue.',
-    defaultAction: 'record',
   },
   auto_reply: {
     label: 'Automatic reply',
     meaning: 'An out-of-office or other automatic answer, not a bounce.',
-    defaultAction: 'record',
   },
   unknown: {
     label: 'Unknown',
     meaning: 'Nothing in the bounce decides what it is.',
-    defaultAction: 'count',
   },
 };
 
@@ -53,45 +47,51 @@ export const ACTION_NAMES: Record<BounceAction, string> = {
   record: 'record only',
 };
 
-/** The classifier's finer reasons, in words, each with its category. */
-const REASONS: Record<string, [label: string, category: BounceCategory]> = {
-  user_unknown: ['User unknown', 'invalid_address'],
-  domain_unknown: ['Domain unknown', 'invalid_address'],
-  bad_address_syntax: ['Malformed address', 'invalid_address'],
-  address_moved: ['Address moved', 'invalid_address'],
-  label_permanent: ['Permanent, by the provider’s label', 'invalid_address'],
-  mailbox_full: ['Mailbox full', 'mailbox_unavailable'],
-  mailbox_disabled: ['Mailbox disabled', 'mailbox_unavailable'],
-  recipient_filter: ['Recipient’s filter', 'mailbox_unavailable'],
-  mailbox_unavailable: ['Mailbox unavailable', 'mailbox_unavailable'],
-  blocklisted: ['Sender on a block list', 'sender_blocked'],
-  bad_reputation: ['Sender’s reputation', 'sender_blocked'],
-  authentication: ['Authentication (SPF, DKIM, DMARC)', 'sender_blocked'],
-  spam_content: ['Content looked like spam', 'sender_blocked'],
-  content_rejected: ['Content rejected', 'sender_blocked'],
-  policy: ['Receiver’s policy', 'sender_blocked'],
-  rate_limited: ['Rate limited', 'sender_blocked'],
-  relay_denied: ['Relaying denied', 'sender_blocked'],
-  tls_required: ['TLS required', 'sender_blocked'],
-  message_too_large: ['Message too large', 'sender_blocked'],
-  sender_address: ['Sender address refused', 'sender_blocked'],
-  provider_suppressed: ['On the provider’s suppression list', 'sender_blocked'],
-  network_error: ['Network error', 'delivery_failure'],
-  dns_error: ['DNS error', 'delivery_failure'],
-  expired: ['Expired in the queue', 'delivery_failure'],
-  remote_error: ['Receiving server’s error', 'delivery_failure'],
-  mail_loop: ['Mail loop', 'delivery_failure'],
-  out_of_office: ['Out of office', 'auto_reply'],
-  challenge_response: ['Challenge-response', 'auto_reply'],
-  unclassified: ['Unclassified', 'unknown'],
+/** The classifier's finer reasons, in words; each one's category is the service's (BOUNCE_REASONS). */
+const REASON_LABELS: Record<BounceReason, string> = {
+  user_unknown: 'User unknown',
+  domain_unknown: 'Domain unknown',
+  bad_address_syntax: 'Malformed address',
+  address_moved: 'Address moved',
+  label_permanent: 'Permanent, by the provider’s label',
+  mailbox_full: 'Mailbox full',
+  mailbox_disabled: 'Mailbox disabled',
+  recipient_filter: 'Recipient’s filter',
+  mailbox_unavailable: 'Mailbox unavailable',
+  blocklisted: 'Sender on a block list',
+  bad_reputation: 'Sender’s reputation',
+  authentication: 'Authentication (SPF, DKIM, DMARC)',
+  spam_content: 'Content looked like spam',
+  content_rejected: 'Content rejected',
+  policy: 'Receiver’s policy',
+  rate_limited: 'Rate limited',
+  relay_denied: 'Relaying denied',
+  tls_required: 'TLS required',
+  message_too_large: 'Message too large',
+  sender_address: 'Sender address refused',
+  provider_suppressed: 'On the provider’s suppression list',
+  network_error: 'Network error',
+  dns_error: 'DNS error',
+  expired: 'Expired in the queue',
+  remote_error: 'Receiving server’s error',
+  mail_loop: 'Mail loop',
+  out_of_office: 'Out of office',
+  challenge_response: 'Challenge-response',
+  recipient_unidentified: 'Recipient unidentified',
+  unclassified: 'Unclassified',
 };
 
+/** Whether the service names this reason: the answers carry reasons as plain strings. */
+function isReason(reason: string): reason is BounceReason {
+  return Object.hasOwn(BOUNCE_REASONS, reason);
+}
+
 export function reasonLabel(reason: string): string {
-  return REASONS[reason]?.[0] ?? reason.replace(/_/g, ' ');
+  return isReason(reason) ? REASON_LABELS[reason] : reason.replace(/_/g, ' ');
 }
 
 export function reasonCategory(reason: string): BounceCategory | null {
-  return REASONS[reason]?.[1] ?? null;
+  return isReason(reason) ? BOUNCE_REASONS[reason] : null;
 }
 
 /** "40%", "0.5%", "<0.1%": a share of a total, for people. */

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { UUID_PATTERN } from '../domain/ids.js';
-import { GIVEN_ORIGINS } from '../suppressions/suppression.js';
+import { GIVEN_ORIGINS } from '../domain/origins.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../queues.js';
 import { MAX_REASON_LENGTH } from '../contract/limits.js';
 import { SCOPE_PATTERN, SCOPE_RULE } from '../domain/scope.js';
 import { isStorableText, UNSTORABLE_TEXT_RULE } from '../domain/text.js';
+import type { BatchCounts } from './batch-counts.js';
 
 const uuid = z
   .string()
@@ -99,42 +100,12 @@ export interface InvalidEntry {
   reason: string;
 }
 
-/** What a batch job returns. */
-export interface BatchResult {
+/** What a batch job returns: its counts (batch-counts.ts), and the first entries of two of them. */
+export interface BatchResult extends BatchCounts {
   /** Entries in the job. */
   total: number;
-  added: number;
-  already_present: number;
-  removed: number;
-  not_found: number;
-  /** Addresses the account's allowlist covers: never added. */
-  allowlisted: number;
-  /** Entries a complaint put on the list, kept because the job did not say `force`. */
-  protected: number;
-  /** The first of them (at most 100). */
+  /** The first entries counted `protected` (at most 100). */
   protected_entries: { id: string; email: string }[];
-  /** The same address (or id) more than once in the job: counted once. */
-  duplicates: number;
-  invalid: number;
   /** The first invalid entries with their reasons (at most 100). */
   invalid_entries: InvalidEntry[];
-}
-
-/** The counts of a BatchResult that add up across the jobs of a list. */
-export const BATCH_COUNTS = [
-  'added',
-  'already_present',
-  'removed',
-  'not_found',
-  'allowlisted',
-  'protected',
-  'duplicates',
-  'invalid',
-] as const;
-export type BatchCount = (typeof BATCH_COUNTS)[number];
-
-/** One count of what a job returned, as read back from the queue: 0 when it is not a number. */
-export function batchCount(result: unknown, name: BatchCount): number {
-  const value = typeof result === 'object' && result !== null ? (result as Partial<BatchResult>)[name] : undefined;
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }

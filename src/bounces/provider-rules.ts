@@ -1,4 +1,4 @@
-import type { BounceReason } from './categories.js';
+import type { BounceReason } from '../domain/bounce-categories.js';
 
 /**
  * A provider's refusals because of its own list (SES and Resend `Suppressed` and

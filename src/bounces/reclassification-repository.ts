@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import type { ReclassificationResource } from '../contract/bounces.js';
-import type { BounceEvidenceColumns } from '../events/event-columns.js';
+import type { BounceEvidenceColumns } from '../domain/event-columns.js';
 
 export type ReclassificationStatus = 'queued' | 'running' | 'completed' | 'failed';
 

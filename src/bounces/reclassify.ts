@@ -1,5 +1,5 @@
-import { completesWindow, SOFT_BOUNCE_ACTION, type SoftBounceRule } from '../events/soft-bounce-threshold.js';
-import { isComplaint } from '../events/classify.js';
+import { completesWindow, SOFT_BOUNCE_ACTION, type SoftBounceRule } from '../policy/soft-bounce-rule.js';
+import { isComplaint } from '../domain/complaint-feedback.js';
 import type { Database } from '../db/database.js';
 import { getSettings } from '../policy/settings-repository.js';
 import {
@@ -18,8 +18,8 @@ import {
   type Reclassification,
   type ReclassificationProgress,
 } from './reclassification-repository.js';
-import type { BounceActions, BounceCategory } from './categories.js';
-import { classifyBounce } from './classify-bounce.js';
+import type { BounceActions, BounceCategory } from '../domain/bounce-categories.js';
+import { classifyBounce } from './bounce-classifier.js';
 
 /** Entries read, judged and lifted together: one statement's locks and outbox rows stay small. */
 export const RECLASSIFY_BATCH = 500;

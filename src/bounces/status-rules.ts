@@ -1,4 +1,4 @@
-import type { BounceReason } from './categories.js';
+import type { BounceReason } from '../domain/bounce-categories.js';
 
 /**
  * What an enhanced status code (RFC 3463, with the codes RFC 7372, 7505 and 8689 added) says by its

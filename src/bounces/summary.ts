@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { countBounces } from './summary-repository.js';
-import { BOUNCE_CATEGORIES, type BounceCategory } from './categories.js';
+import { BOUNCE_CATEGORIES, type BounceCategory } from '../domain/bounce-categories.js';
 import type { BounceSummary } from '../contract/bounces.js';
 import { SUMMARY_TOP_DOMAINS } from '../contract/limits.js';
 

@@ -1,5 +1,5 @@
 import { normalizeEmail } from '../domain/email.js';
-import type { SuppressionResource } from '../suppressions/suppression.js';
+import type { SuppressionResource } from '../contract/suppression.js';
 import type { InvalidAddress, SuppressionCheckResult } from './check-result.js';
 
 /** A part of the caller's input sent as one request, and where it starts in that input. */

@@ -1,7 +1,7 @@
-import { ACTOR_TYPES } from '../suppressions/actor.js';
+import { ACTOR_TYPES } from '../domain/actor.js';
 import { scopeOutput } from './scope.js';
 import { z } from 'zod';
-import { BOUNCE_CATEGORIES, BOUNCE_REASONS, type BounceReason } from '../bounces/categories.js';
+import { BOUNCE_CATEGORIES, BOUNCE_REASONS, type BounceReason } from '../domain/bounce-categories.js';
 import { nullableText } from './fields.js';
 import { pageOf } from './paging.js';
 

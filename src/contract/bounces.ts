@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES } from '../bounces/categories.js';
+import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES } from '../domain/bounce-categories.js';
 import { bounceCategorySchema, bounceReasonSchema } from './audit-record.js';
 import { count } from './fields.js';
 import { SUMMARY_TOP_DOMAINS } from './limits.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { scopeOutput } from './scope.js';
-import { GIVEN_ORIGINS } from '../suppressions/suppression.js';
+import { GIVEN_ORIGINS } from '../domain/origins.js';
 import { count } from './fields.js';
 
 /** The formats a list is read in (and `--format` of `cli import` offers). */

@@ -27,3 +27,8 @@ export const MAX_REASON_LENGTH = 500;
 
 /** Bounce and complaint events one `POST /events` takes. */
 export const MAX_POSTED_EVENTS = 1000;
+
+/** The bounds of an account's settings (`PATCH /settings/suppressions`). */
+export const SOFT_BOUNCE_THRESHOLD = { min: 2, max: 100 } as const;
+export const SOFT_BOUNCE_WINDOW_DAYS = { min: 1, max: 365 } as const;
+export const EXPIRE_AFTER_DAYS = { min: 1, max: 3650 } as const;

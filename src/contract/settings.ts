@@ -1,11 +1,7 @@
 import { z } from 'zod';
-import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES, type BounceCategory } from '../bounces/categories.js';
-import {
-  COMPLAINT_SCOPES,
-  EXPIRE_AFTER_DAYS,
-  SOFT_BOUNCE_THRESHOLD,
-  SOFT_BOUNCE_WINDOW_DAYS,
-} from '../policy/settings.js';
+import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES, type BounceCategory } from '../domain/bounce-categories.js';
+import { COMPLAINT_SCOPES } from '../domain/scope.js';
+import { EXPIRE_AFTER_DAYS, SOFT_BOUNCE_THRESHOLD, SOFT_BOUNCE_WINDOW_DAYS } from './limits.js';
 
 const within = (bounds: { min: number; max: number }) => z.int().min(bounds.min).max(bounds.max);
 const expiryDays = within(EXPIRE_AFTER_DAYS).nullable();

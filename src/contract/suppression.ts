@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORIGINS } from '../suppressions/suppression.js';
+import { ORIGINS } from '../domain/origins.js';
 import { timestamp } from './fields.js';
 import { pageOf } from './paging.js';
 import { scopeOutput } from './scope.js';

@@ -5,6 +5,13 @@
  */
 export type Scope = string | null;
 
+/**
+ * Where a complaint about a message of a named scope puts its address, as the account's settings
+ * say: in that scope (`message`), or for the whole account (`global`).
+ */
+export const COMPLAINT_SCOPES = ['message', 'global'] as const;
+export type ComplaintScope = (typeof COMPLAINT_SCOPES)[number];
+
 export const SCOPE_PATTERN = /^[a-z0-9._-]{1,64}$/;
 
 export const SCOPE_RULE = '1 to 64 characters of a-z, 0-9, `.`, `_` and `-`';

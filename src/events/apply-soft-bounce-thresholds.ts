@@ -5,13 +5,8 @@ import { softBouncesOf, suppressAtThreshold, type Crossing } from './soft-bounce
 import { newId } from '../domain/ids.js';
 import { eventIdentity } from './duplicate-events.js';
 import type { EventRecord } from './event-record.js';
-import {
-  crossingIndex,
-  isSoftBounce,
-  softBounceCategories,
-  windowAround,
-  type SoftBounceRule,
-} from './soft-bounce-threshold.js';
+import { crossingIndex, softBounceCategories, windowAround, type SoftBounceRule } from '../policy/soft-bounce-rule.js';
+import { isSoftBounce } from './soft-bounces.js';
 
 interface Watched {
   rule: SoftBounceRule;

@@ -1,12 +1,12 @@
-import type { BounceAction, BounceActions } from '../bounces/categories.js';
-import { CLASSIFIER_VERSION } from '../bounces/classify-bounce.js';
-import type { Origin } from '../suppressions/suppression.js';
+import type { BounceAction, BounceActions } from '../domain/bounce-categories.js';
+import { CLASSIFIER_VERSION } from '../bounces/bounce-classifier.js';
+import type { Origin } from '../domain/origins.js';
 import { newId } from '../domain/ids.js';
 import { storedScope } from '../domain/scope.js';
-import type { ComplaintScope } from '../policy/settings.js';
-import { decideEvent, type BounceClassifier } from './classify.js';
+import type { ComplaintScope } from '../domain/scope.js';
+import { decideEvent, type BounceClassifier } from './event-decision.js';
 import type { EventType, SuppressionEvent } from './event-schema.js';
-import type { BounceDecisionColumns, BounceEvidenceColumns } from './event-columns.js';
+import type { BounceDecisionColumns, BounceEvidenceColumns } from '../domain/event-columns.js';
 
 /**
  * One event ready to be written: validated, classified, decided, with the id its suppression will

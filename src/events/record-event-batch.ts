@@ -1,15 +1,16 @@
 import type { Database } from '../db/database.js';
-import { traceChangesOf } from '../webhooks/delivery-repository.js';
+import { traceChangesOf } from '../db/change-trace.js';
 import { recordEvents, type RecordedEvent } from './event-repository.js';
 import { applyReactivation } from './reactivation-repository.js';
 import { DEFAULT_EVENT_POLICY, eventPolicies, type EventPolicy } from '../policy/settings-repository.js';
 import { lockAddresses } from './soft-bounce-repository.js';
 import { applySoftBounceThresholds } from './apply-soft-bounce-thresholds.js';
-import type { BounceClassifier } from './classify.js';
+import type { BounceClassifier } from './event-decision.js';
 import { writeOnce } from './duplicate-events.js';
 import { toEventRecord, type EventRecord } from './event-record.js';
 import type { SuppressionEvent } from './event-schema.js';
-import { isSoftBounce, type SoftBounceRule } from './soft-bounce-threshold.js';
+import { isSoftBounce } from './soft-bounces.js';
+import type { SoftBounceRule } from '../policy/soft-bounce-rule.js';
 
 /**
  * Applies validated events together, written by one recordEvents call, and reports each one's outcome, in

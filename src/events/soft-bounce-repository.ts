@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { COVERED_BY_ALLOWLIST } from '../allowlist/allowlist-repository.js';
-import { UNCLASSIFIED_SOFT_BOUNCE_TYPES } from './soft-bounce-threshold.js';
+import { UNCLASSIFIED_SOFT_BOUNCE_TYPES } from './soft-bounces.js';
 import { justRecordedSince } from './event-repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify';
 import type { Transform } from 'node:stream';
-import { toResource, type Suppression } from '../suppressions/suppression.js';
+import { toSuppressionResource, type Suppression } from '../suppressions/suppression.js';
 import { FORMULA_ESCAPING } from './formula-cells.js';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
@@ -47,5 +47,5 @@ export function csvStringifier({ escapeFormulas = false }: CsvOptions = {}): Tra
 
 /** One line of NDJSON: the API's Suppression resource, exactly as `GET /suppressions` lists it. */
 export function toNdjsonLine(suppression: Suppression): string {
-  return `${JSON.stringify(toResource(suppression))}\n`;
+  return `${JSON.stringify(toSuppressionResource(suppression))}\n`;
 }

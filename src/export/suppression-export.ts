@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import Cursor from 'pg-cursor';
-import type { Origin, Suppression } from '../suppressions/suppression.js';
+import type { Origin } from '../domain/origins.js';
+import type { Suppression } from '../suppressions/suppression.js';
 import { AppError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/connection-errors.js';
 import type { Database } from '../db/database.js';

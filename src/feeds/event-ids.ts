@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { v5 } from 'uuid';
 import { isUuid } from '../domain/ids.js';
-import type { Provider } from './providers/index.js';
 
 const EVENT_ID_LIMIT = 255;
 
 /**
  * The event id of one recipient of one provider event: a provider's retry carries the same ids, so it
  * is the same event however often it arrives. An id too long for the audit trail keeps the provider's
- * part and a digest of the address.
+ * part and a digest of the address. `provider` is the registered name its mapping passes: a plain
+ * string, because the registry imports the mappings and must not be imported back.
  */
-export function feedEventId(provider: Provider, providerEventId: string, email: string): string {
+export function feedEventId(provider: string, providerEventId: string, email: string): string {
   const id = `${provider}:${providerEventId}:${email.trim().toLowerCase()}`;
   if (id.length <= EVENT_ID_LIMIT) return id;
   const digest = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');

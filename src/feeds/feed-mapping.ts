@@ -1,10 +1,6 @@
 import type { SuppressionEventInput } from '../events/event-schema.js';
 import type { ScopeSource } from './message-scope.js';
 
-// The workers (metric labels) and the chaos run read the provider list and event ids from here.
-export { PROVIDERS, type Provider } from './providers/index.js';
-export { feedEventId } from './event-ids.js';
-
 export interface MappingContext {
   /** The feed's account: every event is this account's. */
   accountId: string;

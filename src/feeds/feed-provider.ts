@@ -3,8 +3,29 @@ import { FeedSettingsError } from './feed-errors.js';
 import type { Delivery, FeedMapper } from './feed-mapping.js';
 import type { FeedRequest } from './feed-request.js';
 import type { ScopeSourceKind } from './message-scope.js';
-import type { FeedSettings, FeedSettingsInput, FeedOption } from './feed-settings.js';
-import type { SnsClient } from './sns-certificates.js';
+import type { SnsClient } from './sns/certificates.js';
+
+// The settings' types live here, not beside the functions of feed-settings.ts that read the registry,
+// so that a provider's module never imports the registry back.
+/** What `feeds create` is given beyond the account and provider, by each option's `key`. */
+export type FeedSettingsInput = Readonly<Partial<Record<string, string | readonly string[]>>>;
+
+/** One option of `feeds create` that a provider takes. */
+export interface FeedOption {
+  /** Its name in FeedSettingsInput: `publicKey`. */
+  key: string;
+  /** The flag and its argument, as `feeds create --help` shows them: `--public-key <base64>`. */
+  flags: string;
+  description: string;
+  /** Given once per value, and read as a list. */
+  repeatable?: boolean;
+}
+
+/** A new feed's verification, and what to show its creator: the provider's fields of `--json`. */
+export interface FeedSettings<Verification = unknown> {
+  verification: Verification;
+  shown: Record<string, string | string[]>;
+}
 
 /** What a provider needs of `feeds create`, and what the command says once the feed exists. */
 export interface ProviderSettings<Verification> {

@@ -1,24 +1,5 @@
+import type { FeedOption, FeedSettings, FeedSettingsInput } from './feed-provider.js';
 import { FEED_PROVIDERS, feedProvider, type Provider, type VerificationOf } from './providers/index.js';
-
-/** What `feeds create` is given beyond the account and provider, by each option's `key`. */
-export type FeedSettingsInput = Readonly<Partial<Record<string, string | readonly string[]>>>;
-
-/** One option of `feeds create` that a provider takes. */
-export interface FeedOption {
-  /** Its name in FeedSettingsInput: `publicKey`. */
-  key: string;
-  /** The flag and its argument, as `feeds create --help` shows them: `--public-key <base64>`. */
-  flags: string;
-  description: string;
-  /** Given once per value, and read as a list. */
-  repeatable?: boolean;
-}
-
-/** A new feed's verification, and what to show its creator: the provider's fields of `--json`. */
-export interface FeedSettings<Verification = unknown> {
-  verification: Verification;
-  shown: Record<string, string | string[]>;
-}
 
 /** Checks the options a provider needs and turns them into what its requests are verified with. */
 export function feedSettings<P extends Provider>(

@@ -10,7 +10,7 @@ import type { MappedPayload } from './feed-mapping.js';
 import type { FeedRequest } from './feed-request.js';
 import { feedProvider } from './providers/index.js';
 import type { ReplayGuard } from './replay-guard.js';
-import type { SnsClient } from './sns-certificates.js';
+import type { SnsClient } from './sns/certificates.js';
 
 export interface FeedReceiverOptions {
   /** `FEEDS_EMAIL_ID_TAG`: the message tag or metadata key that carries the sender's UUID for it. */

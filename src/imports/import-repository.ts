@@ -1,4 +1,4 @@
-import type { GivenOrigin as Origin } from '../suppressions/suppression.js';
+import type { GivenOrigin as Origin } from '../domain/origins.js';
 import { scopeOfStored, storedScope, type Scope } from '../domain/scope.js';
 import type { ListFormat } from '../lists/list-format.js';
 import type { InvalidLine } from '../lists/queue-list.js';

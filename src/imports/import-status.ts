@@ -1,5 +1,5 @@
 import type { BatchProducer } from '../batches/batch-producer.js';
-import { batchCount } from '../batches/batch-schema.js';
+import { batchCount } from '../batches/batch-counts.js';
 import type { Queryable } from '../db/database.js';
 import { findImport, recordImportJobOutcome, unfinishedImportJobs, type ImportRecord } from './import-repository.js';
 import type { ImportResource, ImportStatus } from '../contract/imports.js';

@@ -4,7 +4,7 @@ import type { BatchProducer } from '../batches/batch-producer.js';
 import type { Database } from '../db/database.js';
 import { recordImportJob, recordImportReading, type ImportReading } from './import-repository.js';
 import type { Logger } from '../logger.js';
-import type { GivenOrigin as Origin } from '../suppressions/suppression.js';
+import type { GivenOrigin as Origin } from '../domain/origins.js';
 import type { ListFormat } from '../lists/list-format.js';
 import { QueueListError, queueList, type InvalidLine, type QueueSummary } from '../lists/queue-list.js';
 import { readAddresses } from '../lists/read-addresses.js';

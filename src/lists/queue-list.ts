@@ -2,7 +2,7 @@ import type { BatchProducer } from '../batches/batch-producer.js';
 import { emailProblem, normalizeEmail } from '../domain/email.js';
 import { isUuid } from '../domain/ids.js';
 import type { Scope } from '../domain/scope.js';
-import type { GivenOrigin as Origin } from '../suppressions/suppression.js';
+import type { GivenOrigin as Origin } from '../domain/origins.js';
 import { MAX_BATCH_JOB_ENTRIES } from '../queues.js';
 import type { ListEntry, ReadSummary } from './list-entry.js';
 

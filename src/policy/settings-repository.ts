@@ -3,9 +3,10 @@ import {
   type BounceActions,
   type BounceCategory,
   type BounceAction,
-} from '../bounces/categories.js';
-import { DEFAULT_SETTINGS, type ComplaintScope, type SettingsChange, type SuppressionSettings } from './settings.js';
-import type { SoftBounceRule } from '../events/soft-bounce-threshold.js';
+} from '../domain/bounce-categories.js';
+import { DEFAULT_SETTINGS, type SettingsChange, type SuppressionSettings } from './settings.js';
+import type { ComplaintScope } from '../domain/scope.js';
+import type { SoftBounceRule } from './soft-bounce-rule.js';
 import type { Queryable } from '../db/database.js';
 
 interface SettingsRow {

@@ -3,8 +3,9 @@ import {
   type BounceActions,
   type BounceCategory,
   type BounceAction,
-} from '../bounces/categories.js';
-import type { GivenOrigin } from '../suppressions/suppression.js';
+} from '../domain/bounce-categories.js';
+import type { GivenOrigin } from '../domain/origins.js';
+import type { ComplaintScope } from '../domain/scope.js';
 
 /**
  * An account's suppression policy, in the API's shape. By default only a dead address
@@ -23,9 +24,6 @@ export interface SuppressionSettings {
   complaint_scope: ComplaintScope;
 }
 
-export const COMPLAINT_SCOPES = ['message', 'global'] as const;
-export type ComplaintScope = (typeof COMPLAINT_SCOPES)[number];
-
 export const DEFAULT_SETTINGS: SuppressionSettings = Object.freeze({
   bounce_actions: DEFAULT_BOUNCE_ACTIONS,
   soft_bounce_threshold: null,
@@ -33,10 +31,6 @@ export const DEFAULT_SETTINGS: SuppressionSettings = Object.freeze({
   expire_after_days: Object.freeze({ bounce: null, complaint: null, manual: null }),
   complaint_scope: 'message',
 });
-
-export const SOFT_BOUNCE_THRESHOLD = { min: 2, max: 100 } as const;
-export const SOFT_BOUNCE_WINDOW_DAYS = { min: 1, max: 365 } as const;
-export const EXPIRE_AFTER_DAYS = { min: 1, max: 3650 } as const;
 
 /** A change to the settings: any field left out keeps its value. */
 export interface SettingsChange {

@@ -1,4 +1,4 @@
-import type { Actor } from './actor.js';
+import type { Actor } from '../domain/actor.js';
 import type { Scope } from '../domain/scope.js';
 import type {
   AuditOutcome,

@@ -1,10 +1,10 @@
-import type { Actor, ActorType } from './actor.js';
+import type { Actor, ActorType } from '../domain/actor.js';
 import { PROVIDERS } from '../feeds/providers/index.js';
 import type { AuditOutcome, AuditRecord } from './audit-record.js';
 import type { Queryable } from '../db/database.js';
 import { scopeOfStored } from '../domain/scope.js';
 import { keysetPage, UnknownCursorError, type KeysetPlan, type KeysetQuery } from '../db/keyset-page.js';
-import type { BounceDecisionColumns, BounceEvidenceColumns } from '../events/event-columns.js';
+import type { BounceDecisionColumns, BounceEvidenceColumns } from '../domain/event-columns.js';
 
 interface AuditRow extends BounceEvidenceColumns, BounceDecisionColumns {
   event_id: string;

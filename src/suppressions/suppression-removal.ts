@@ -1,4 +1,4 @@
-import type { Actor } from './actor.js';
+import type { Actor } from '../domain/actor.js';
 import { newId } from '../domain/ids.js';
 import { storedScope, type Scope } from '../domain/scope.js';
 import type { Queryable } from '../db/database.js';

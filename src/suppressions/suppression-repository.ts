@@ -1,6 +1,7 @@
 import type { EmailFilter } from './email-search.js';
-import type { Actor } from './actor.js';
-import type { Origin, Suppression } from './suppression.js';
+import type { Actor } from '../domain/actor.js';
+import type { Origin } from '../domain/origins.js';
+import type { Suppression } from './suppression.js';
 import { COVERED_BY_ALLOWLIST } from '../allowlist/allowlist-repository.js';
 import { newId } from '../domain/ids.js';
 import { scopeOfStored, storedScope, type Scope } from '../domain/scope.js';

@@ -1,17 +1,6 @@
 import type { SuppressionResource } from '../contract/suppression.js';
+import type { Origin } from '../domain/origins.js';
 import type { Scope } from '../domain/scope.js';
-
-/** How an entry got on the list; `unsubscribe` is the recipient's own one-click unsubscribe. */
-export const ORIGINS = ['bounce', 'complaint', 'manual', 'unsubscribe'] as const;
-export type Origin = (typeof ORIGINS)[number];
-
-/**
- * The origins a sender gives entries, by hand, in an import or by a batch job, and that expire under
- * the account's settings: an unsubscribe is the recipient's, made only through their link, and
- * stands until it is removed.
- */
-export const GIVEN_ORIGINS = ['bounce', 'complaint', 'manual'] as const;
-export type GivenOrigin = (typeof GIVEN_ORIGINS)[number];
 
 export interface Suppression {
   id: string;
@@ -23,9 +12,8 @@ export interface Suppression {
   createdAt: Date;
 }
 
-export type { SuppressionResource };
-
-export function toResource(suppression: Suppression): SuppressionResource {
+/** An entry as the API, the export and the change events show it. */
+export function toSuppressionResource(suppression: Suppression): SuppressionResource {
   return {
     object: 'suppression',
     id: suppression.id,

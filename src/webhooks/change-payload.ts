@@ -1,5 +1,5 @@
 import type { WebhookEventPayload } from '../contract/webhook-event.js';
-import { toResource, type Suppression } from '../suppressions/suppression.js';
+import { toSuppressionResource, type Suppression } from '../suppressions/suppression.js';
 import type { WebhookEventType } from './webhook.js';
 
 /** An entry added to an account's list or removed from it, as the outbox recorded it. */
@@ -24,7 +24,7 @@ export function changePayload(change: SuppressionChange): string {
   const payload = {
     type: change.type,
     created_at: change.createdAt.toISOString(),
-    data: toResource(change.entry),
+    data: toSuppressionResource(change.entry),
   } satisfies WebhookEventPayload;
   return JSON.stringify(payload);
 }

@@ -1,6 +1,6 @@
 import { newId } from '../domain/ids.js';
 import { scopeOfStored } from '../domain/scope.js';
-import type { Origin } from '../suppressions/suppression.js';
+import type { Origin } from '../domain/origins.js';
 import type { SuppressionChange } from './change-payload.js';
 import type { DeliveryStatus, DueDelivery } from './delivery.js';
 import type { WebhookEventType, WebhookStatus } from './webhook.js';
@@ -18,17 +18,6 @@ interface ChangeRow {
   suppression_created_at: Date;
   created_at: Date;
   trace_context: string | null;
-}
-
-/**
- * Hands a trace (a W3C traceparent) to the outbox rows the rest of the caller's transaction makes:
- * the outbox trigger stores it with each change, for its first delivery to continue.
- */
-export async function traceChangesOf(transaction: Queryable, traceparent: string): Promise<void> {
-  await transaction.query({
-    text: "SELECT set_config('suppression_list.trace_context', $1, true)",
-    values: [traceparent],
-  });
 }
 
 /**

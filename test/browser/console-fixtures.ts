@@ -3,7 +3,7 @@ import { createMonthPartitions } from '../../src/db/month-partitions.js';
 import type { Database } from '../../src/db/database.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
-import type { Origin } from '../../src/suppressions/suppression.js';
+import type { Origin } from '../../src/domain/origins.js';
 import { parseSuppressionEvent, type BounceType, type SuppressionEventInput } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
 import { bounceEvent } from '../support/test-events.js';

@@ -3,31 +3,22 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
-import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.js';
 import { apiClient } from '../support/api-client.js';
 import { expectAccessible, screenshot, useBrowser } from '../support/browser.js';
 import { uniqueEmails } from '../support/emails.js';
 import { useTestApp } from '../support/test-app.js';
 import { accountNamed, type ConsoleAccount } from './console-fixtures.js';
-import { queueConfig } from '../support/test-config.js';
+import { useBatchWorkerBeside } from '../support/test-batch-worker.js';
 
 const app = useTestApp({ redis: 'live', queues: true, console: { dir: inject('consoleDir') } });
 const browser = useBrowser();
-let worker: BatchWorker | undefined;
+useBatchWorkerBeside(app);
 let files: string;
 
 beforeAll(async () => {
-  worker = startBatchWorker(queueConfig(app.batches.prefix), {
-    db: app.database.db,
-    logger: createLogger('silent'),
-    connection: app.batches.connection,
-  });
-  await worker.worker.waitUntilReady();
   files = await mkdtemp(path.join(tmpdir(), 'sl-console-import-'));
 });
 afterAll(async () => {
-  await worker?.close();
   if (files) await rm(files, { recursive: true, force: true });
 });
 

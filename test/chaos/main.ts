@@ -26,8 +26,8 @@ import { migrate } from '../../src/db/migrate.js';
 import { normalizeEmail } from '../../src/domain/email.js';
 import { createEventProducer } from '../../src/events/event-producer.js';
 import { newFeedId, feedPath } from '../../src/feeds/feed.js';
-import { feedEventId } from '../../src/feeds/feed-mapping.js';
-import { newPostmarkCredentials } from '../../src/feeds/postmark-credentials.js';
+import { feedEventId } from '../../src/feeds/event-ids.js';
+import { newPostmarkCredentials } from '../../src/feeds/providers/postmark/credentials.js';
 import { createLogger } from '../../src/logger.js';
 import { EVENTS_QUEUE } from '../../src/queues.js';
 import { createRedis } from '../../src/redis.js';
@@ -39,8 +39,8 @@ import { verifyChaos, type ExpectedEvent } from './verify.js';
 import { CleanupStack } from '../../bench/common/cleanup.js';
 import { beforeDeadline, startDeadline, type Deadline } from '../../bench/common/deadline.js';
 import { generateEvents } from '../../bench/common/event-fixtures.js';
-import { DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
-import { decideEvent } from '../../src/events/classify.js';
+import { DEFAULT_BOUNCE_ACTIONS } from '../../src/domain/bounce-categories.js';
+import { decideEvent } from '../../src/events/event-decision.js';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 
 interface Options {

@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
-import { createLogger } from '../../src/logger.js';
-import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.js';
 import { newKey } from '../support/accounts.js';
 import { apiClient, expectError, type ApiClient } from '../support/api-client.js';
 import { uniqueEmail } from '../support/emails.js';
 import { sleep } from '../support/sleep.js';
 import { newApiAccount, useTestApp, type ApiAccount } from '../support/test-app.js';
-import { queueConfig } from '../support/test-config.js';
+import { useBatchWorkerBeside } from '../support/test-batch-worker.js';
 import { bounceEvent, complaintEvent } from '../support/test-events.js';
 
 const app = useTestApp({ queues: true });
-let worker: BatchWorker | undefined;
-
-beforeAll(async () => {
-  worker = startBatchWorker(queueConfig(app.batches.prefix), {
-    db: app.database.db,
-    logger: createLogger('silent'),
-    connection: app.batches.connection,
-  });
-  await worker.worker.waitUntilReady();
-});
-afterAll(async () => {
-  await worker?.close();
-});
+useBatchWorkerBeside(app);
 
 /** An address of a domain of its own, so that a domain rule of one test covers nothing of another's. */
 function staffAddress(): { email: string; domain: string } {

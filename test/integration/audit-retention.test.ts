@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMonthPartitions } from '../../src/db/month-partitions.js';
-import { maintainPartitions } from '../../src/policy/partitions-job.js';
+import { maintainPartitions } from '../../src/maintenance/partitions-job.js';
 import { parseSuppressionEvent, type SuppressionEventInput } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
-import { classifyBounce } from '../../src/bounces/classify-bounce.js';
+import { classifyBounce } from '../../src/bounces/bounce-classifier.js';
 import { listHistory } from '../../src/suppressions/suppression-history.js';
 import { removeSuppressions } from '../../src/suppressions/suppression-removal.js';
 import { newAccount, type TestAccount } from '../support/accounts.js';

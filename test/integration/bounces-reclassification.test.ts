@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
+import { CLASSIFIER_VERSION } from '../../src/bounces/bounce-classifier.js';
 import { runReclassification } from '../../src/bounces/reclassify.js';
 import { createReclassification, findReclassification } from '../../src/bounces/reclassification-repository.js';
 import { updateSettings } from '../../src/policy/settings-repository.js';

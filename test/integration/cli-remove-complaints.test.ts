@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { listHistory } from '../../src/suppressions/suppression-history.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
-import type { Origin } from '../../src/suppressions/suppression.js';
+import type { Origin } from '../../src/domain/origins.js';
 import { newAccount } from '../support/accounts.js';
 import { uniqueEmails } from '../support/emails.js';
 import { runCli, type CliRun } from '../support/run-cli.js';

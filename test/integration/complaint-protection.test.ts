@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
-import type { Origin } from '../../src/suppressions/suppression.js';
+import type { Origin } from '../../src/domain/origins.js';
 import { expectError } from '../support/api-client.js';
 import { consoleClient, signIn } from '../support/console-client.js';
 import { uniqueEmail } from '../support/emails.js';

@@ -1,6 +1,6 @@
 import express from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../api/openapi/document.js';
+import { openApiDocument } from '../../api/openapi-document.js';
 import { listen } from '../../api/server.js';
 import { recordAttempt } from '../../src/webhooks/delivery-repository.js';
 import { dispatchChanges } from '../../src/webhooks/dispatcher.js';

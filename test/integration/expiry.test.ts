@@ -4,7 +4,7 @@ import { updateSettings } from '../../src/policy/settings-repository.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { createWebhook } from '../../src/webhooks/webhook-repository.js';
 import { newId } from '../../src/domain/ids.js';
-import type { Origin } from '../../src/suppressions/suppression.js';
+import type { Origin } from '../../src/domain/origins.js';
 import { createLogger } from '../../src/logger.js';
 import { EXPIRE_ENTRIES_JOB, runExpiry, scheduleExpiry } from '../../src/policy/expire.js';
 import { MAINTENANCE_QUEUE } from '../../src/queues.js';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../api/openapi/document.js';
+import { routes } from '../../api/openapi-document.js';
 import type { IssuedApiKey } from '../../src/accounts/api-key-repository.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/error-codes.js';
 import { newAccount, newKey, type TestAccount } from '../support/accounts.js';

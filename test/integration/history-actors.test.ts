@@ -1,32 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { describe, expect, it } from 'vitest';
 import { expireEntries } from '../../src/policy/expiry-repository.js';
 import { updateSettings } from '../../src/policy/settings-repository.js';
-import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.js';
 import type { ApiAccount } from '../support/test-app.js';
 import { consoleClient, signIn } from '../support/console-client.js';
 import { uniqueEmail } from '../support/emails.js';
 import { useFeedApp } from '../support/feed-app.js';
 import { fixture, recorded } from '../support/feed-contract.js';
 import { basicAuth } from '../support/feed-signers.js';
-import { queueConfig } from '../support/test-config.js';
+import { useBatchWorkerBeside } from '../support/test-batch-worker.js';
 import { eventually } from '../support/test-queue.js';
 import { complaintEvent } from '../support/test-events.js';
 
 const app = useFeedApp();
-let worker: BatchWorker | undefined;
-
-beforeAll(async () => {
-  worker = startBatchWorker(queueConfig(app.batches.prefix), {
-    db: app.database.db,
-    logger: createLogger('silent'),
-    connection: app.batches.connection,
-  });
-  await worker.worker.waitUntilReady();
-});
-afterAll(async () => {
-  await worker?.close();
-});
+useBatchWorkerBeside(app);
 
 interface Made {
   type: string;

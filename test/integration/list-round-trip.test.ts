@@ -9,7 +9,7 @@ import { exportText } from '../support/export-text.js';
 import { streamSuppressions } from '../../src/export/suppression-export.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
-import { GIVEN_ORIGINS as ORIGINS, type GivenOrigin as Origin } from '../../src/suppressions/suppression.js';
+import { GIVEN_ORIGINS as ORIGINS, type GivenOrigin as Origin } from '../../src/domain/origins.js';
 import { uniqueEmails } from '../support/emails.js';
 import { useBatchWorker } from '../support/test-batch-worker.js';
 import { textCollector } from '../support/text-collector.js';

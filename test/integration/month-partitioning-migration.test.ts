@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { classifyBounce } from '../../src/bounces/classify-bounce.js';
+import { classifyBounce } from '../../src/bounces/bounce-classifier.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
-import { maintainPartitions } from '../../src/policy/partitions-job.js';
+import { maintainPartitions } from '../../src/maintenance/partitions-job.js';
 import { parseSuppressionEvent, type SuppressionEventInput } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
 import { createLogger } from '../../src/logger.js';

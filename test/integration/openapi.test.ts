@@ -3,7 +3,7 @@ import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { Express } from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
-import { routes } from '../../api/openapi/document.js';
+import { routes } from '../../api/openapi-document.js';
 import { errorSchema } from '../../src/contract/error.js';
 import { useTestApp } from '../support/test-app.js';
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { generateToken } from '../../src/accounts/api-key-token.js';
 import { newId } from '../../src/domain/ids.js';
-import type { Origin } from '../../src/suppressions/suppression.js';
+import type { Origin } from '../../src/domain/origins.js';
 import { newAccount } from '../support/accounts.js';
 import { ISO_MS, UUID_V7 } from '../support/formats.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';

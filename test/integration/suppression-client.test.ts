@@ -5,7 +5,7 @@ import type { RunningServer } from '../../api/server.js';
 import { revokeApiKey } from '../../src/accounts/api-key-repository.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { generateToken } from '../../src/accounts/api-key-token.js';
-import type { SuppressionResource } from '../../src/suppressions/suppression.js';
+import type { SuppressionResource } from '../../src/contract/suppression.js';
 import {
   createSuppressionClient,
   SuppressionApiError,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
-import type { Origin } from '../../src/suppressions/suppression.js';
+import type { Origin } from '../../src/domain/origins.js';
 import { newAccount, newKey } from '../support/accounts.js';
 import { expectError, apiClient } from '../support/api-client.js';
 import { uniqueEmails } from '../support/emails.js';

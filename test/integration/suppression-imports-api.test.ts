@@ -1,34 +1,15 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
-import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.js';
+import { describe, expect, it } from 'vitest';
 import { newAccount, newKey } from '../support/accounts.js';
 import { apiClient, expectError } from '../support/api-client.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { sleep } from '../support/sleep.js';
 import { useTestApp } from '../support/test-app.js';
-import { queueConfig } from '../support/test-config.js';
+import { useBatchWorkerBeside } from '../support/test-batch-worker.js';
 
 const app = useTestApp({ queues: true });
-let worker: BatchWorker | undefined;
-
-async function startWorker(): Promise<BatchWorker> {
-  const started = startBatchWorker(queueConfig(app.batches.prefix), {
-    db: app.database.db,
-    logger: createLogger('silent'),
-    connection: app.batches.connection,
-  });
-  await started.worker.waitUntilReady();
-  return started;
-}
-
-beforeAll(async () => {
-  worker = await startWorker();
-});
-afterAll(async () => {
-  await worker?.close();
-});
+const worker = useBatchWorkerBeside(app);
 
 interface Upload {
   body: string | Buffer;
@@ -384,8 +365,7 @@ describe('importing a list over HTTP', () => {
   });
 
   it('when no worker runs, then the import is processing with nothing processed, and completes once one starts', async () => {
-    await worker?.close();
-    worker = undefined;
+    await worker.stop();
     const { token } = await newAccount(app.database.db);
     const accepted = await upload(token, { body: `${uniqueEmails(3).join('\n')}\n` });
     const api = apiClient(app.server.url, token);
@@ -398,7 +378,7 @@ describe('importing a list over HTTP', () => {
       finished_jobs: 0,
       completed_at: null,
     });
-    worker = await startWorker();
+    await worker.start();
     expect(await finished(token, accepted.body['id'])).toMatchObject({ status: 'completed', added: 3 });
   });
 });

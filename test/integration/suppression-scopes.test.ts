@@ -1,26 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
-import { startBatchWorker, type BatchWorker } from '../../workers/batch-worker.js';
+import { describe, expect, it } from 'vitest';
 import { expectError, type ApiClient } from '../support/api-client.js';
 import { uniqueEmail } from '../support/emails.js';
 import { sleep } from '../support/sleep.js';
 import { newApiAccount, useTestApp } from '../support/test-app.js';
-import { queueConfig } from '../support/test-config.js';
+import { useBatchWorkerBeside } from '../support/test-batch-worker.js';
 
 const app = useTestApp({ queues: true });
-let worker: BatchWorker | undefined;
-
-beforeAll(async () => {
-  worker = startBatchWorker(queueConfig(app.batches.prefix), {
-    db: app.database.db,
-    logger: createLogger('silent'),
-    connection: app.batches.connection,
-  });
-  await worker.worker.waitUntilReady();
-});
-afterAll(async () => {
-  await worker?.close();
-});
+useBatchWorkerBeside(app);
 
 const path = (email: string, query = '') => `/suppressions/${encodeURIComponent(email)}${query}`;
 

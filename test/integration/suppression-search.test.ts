@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
-import type { Origin } from '../../src/suppressions/suppression.js';
+import type { Origin } from '../../src/domain/origins.js';
 import { expectError, type ApiClient } from '../support/api-client.js';
 import { newApiAccount, useTestApp, type ApiAccount } from '../support/test-app.js';
 

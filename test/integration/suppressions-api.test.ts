@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
-import type { Origin } from '../../src/suppressions/suppression.js';
+import type { Origin } from '../../src/domain/origins.js';
 import { addInOrder, type ApiClient } from '../support/api-client.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { ISO_MS, UUID_V7 } from '../support/formats.js';

@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '../../src/db/connection-errors.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
 import { parseSuppressionEvent, type SuppressionEvent } from '../../src/events/event-schema.js';
 import type { RecordedEvent } from '../../src/events/event-repository.js';
-import { openApiDocument } from '../../api/openapi/document.js';
+import { openApiDocument } from '../../api/openapi-document.js';
 import { WriteCoalescer } from '../../src/write-coalescer.js';
 import { expectError, type ApiClient } from '../support/api-client.js';
 import { uniqueEmail } from '../support/emails.js';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import { createMetrics } from '../../src/metrics.js';
+import { oldestUndeliveredChangeAge } from '../../src/webhooks/delivery-repository.js';
 import { uniqueEmail } from '../support/emails.js';
 import { sleep } from '../support/sleep.js';
 import { eventually } from '../support/test-queue.js';
@@ -33,7 +34,7 @@ describe('webhook metrics', () => {
   });
 
   it('when changes wait with no worker running, then webhook_oldest_undelivered_change_seconds gives their age, and 0 once delivered', async () => {
-    metrics.trackWebhookBacklog(hooks.database.db);
+    metrics.trackWebhookBacklog(() => oldestUndeliveredChangeAge(hooks.database.db));
     await hooks.stop();
     const { accountId } = await hooks.subscriber();
     await addOne(accountId);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/batches/batch-schema.js';
-import { BATCH_OUTCOMES, createMetrics } from '../../src/metrics.js';
+import { BATCH_COUNTS } from '../../src/batches/batch-counts.js';
+import { createMetrics } from '../../src/metrics.js';
 import { newAccount } from '../support/accounts.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { useBatchWorker } from '../support/test-batch-worker.js';
@@ -75,7 +76,7 @@ describe('worker metrics', () => {
       5000,
       'entries counted',
     );
-    for (const outcome of BATCH_OUTCOMES) {
+    for (const outcome of BATCH_COUNTS) {
       expect(await counter('suppression_batch_entries_total', outcome)).toBe(result[outcome]);
     }
   });

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import type { Express } from 'express';
-import { openApiDocument, type OpenApiDocument } from '../../api/openapi/document.js';
+import { openApiDocument, type OpenApiDocument } from '../../api/openapi-document.js';
 
 /** One documented successful answer: an operation and one of its 2xx statuses. */
 export interface DocumentedAnswer {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
 import type { Feed } from '../../src/feeds/feed.js';
 import type { Provider } from '../../src/feeds/providers/index.js';
-import type { FeedSettingsInput } from '../../src/feeds/feed-settings.js';
+import type { FeedSettingsInput } from '../../src/feeds/feed-provider.js';
 import { isUuid } from '../../src/domain/ids.js';
 import type { ApiAccount, TestAppOptions } from './test-app.js';
 import { accountEvents, type FeedApp } from './feed-app.js';

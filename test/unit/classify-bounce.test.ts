@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BOUNCE_CATEGORIES, BOUNCE_REASONS } from '../../src/bounces/categories.js';
-import { classifyBounce, CLASSIFIER_VERSION } from '../../src/bounces/classify-bounce.js';
+import { BOUNCE_CATEGORIES, BOUNCE_REASONS } from '../../src/domain/bounce-categories.js';
+import { classifyBounce, CLASSIFIER_VERSION } from '../../src/bounces/bounce-classifier.js';
 import { bouncedRecipient } from '../../src/bounces/bounced-recipient.js';
 import { words } from '../../src/bounces/phrase-matcher.js';
 

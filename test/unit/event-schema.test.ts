@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
-import { decideEvent } from '../../src/events/classify.js';
+import { DEFAULT_BOUNCE_ACTIONS } from '../../src/domain/bounce-categories.js';
+import { decideEvent } from '../../src/events/event-decision.js';
 import { InvalidEventError, parseSuppressionEvent, type SuppressionEventInput } from '../../src/events/event-schema.js';
 import { eventJobId } from '../../src/events/job-id.js';
 

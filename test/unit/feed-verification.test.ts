@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { FeedVerificationError } from '../../src/feeds/feed-errors.js';
-import { verifyMailgun } from '../../src/feeds/mailgun-signature.js';
-import { newPostmarkCredentials, verifyPostmark } from '../../src/feeds/postmark-credentials.js';
-import { verifyResend } from '../../src/feeds/resend-signature.js';
-import { verifySendGrid } from '../../src/feeds/sendgrid-signature.js';
+import { verifyMailgun } from '../../src/feeds/providers/mailgun/signature.js';
+import { newPostmarkCredentials, verifyPostmark } from '../../src/feeds/providers/postmark/credentials.js';
+import { verifyResend } from '../../src/feeds/providers/resend/signature.js';
+import { verifySendGrid } from '../../src/feeds/providers/sendgrid/signature.js';
 import { basicAuth, mailgunBody, resendSigner, sendGridSigner } from '../support/feed-signers.js';
 
 const body = Buffer.from('[{"email":"jane@example.com","event":"bounce"}]');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SuppressionCheckResult } from '../../src/client/check-result.js';
 import { mergeCheckResults, sendableOf, splitIntoChunks, type ChunkResult } from '../../src/client/merge-results.js';
 import { partitionEmails } from '../../src/domain/email-batch.js';
-import type { SuppressionResource } from '../../src/suppressions/suppression.js';
+import type { SuppressionResource } from '../../src/contract/suppression.js';
 
 function entry(email: string): SuppressionResource {
   return {

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import type { FeedMapper } from '../../src/feeds/feed-mapping.js';
-import { mapMailgun } from '../../src/feeds/mailgun-mapping.js';
+import { mapMailgun } from '../../src/feeds/providers/mailgun/mapping.js';
 import { acceptsScopeSource, messageScope, type ScopeSource } from '../../src/feeds/message-scope.js';
-import { mapPostmark } from '../../src/feeds/postmark-mapping.js';
+import { mapPostmark } from '../../src/feeds/providers/postmark/mapping.js';
 import { feedProvider } from '../../src/feeds/providers/index.js';
-import { mapResend } from '../../src/feeds/resend-mapping.js';
-import { mapSendGrid } from '../../src/feeds/sendgrid-mapping.js';
-import { mapSes } from '../../src/feeds/ses-mapping.js';
+import { mapResend } from '../../src/feeds/providers/resend/mapping.js';
+import { mapSendGrid } from '../../src/feeds/providers/sendgrid/mapping.js';
+import { mapSes } from '../../src/feeds/providers/ses/mapping.js';
 
 const ACCOUNT = '0190a6e8-5f3c-7a3b-8c1d-2e4f6a8b0c1d';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
 import type { MappedPayload } from '../../src/feeds/feed-mapping.js';
-import { mapPostmark } from '../../src/feeds/postmark-mapping.js';
+import { mapPostmark } from '../../src/feeds/providers/postmark/mapping.js';
 
 const CONTEXT = { accountId: '0190a6e8-5f3c-7a3b-8c1d-2e4f6a8b0c1d', emailIdTag: 'email_id', scopeFrom: null };
 const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
 import type { Delivery, MappedPayload } from '../../src/feeds/feed-mapping.js';
-import { mapResend } from '../../src/feeds/resend-mapping.js';
+import { mapResend } from '../../src/feeds/providers/resend/mapping.js';
 
 const CONTEXT = { accountId: '0190a6e8-5f3c-7a3b-8c1d-2e4f6a8b0c1d', emailIdTag: 'email_id', scopeFrom: null };
 const DELIVERY: Delivery = { id: 'msg_p5jXN8AQM9LWM0D4loKWxJek' };

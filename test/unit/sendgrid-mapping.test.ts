@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
 import type { MappedPayload } from '../../src/feeds/feed-mapping.js';
-import { mapSendGrid } from '../../src/feeds/sendgrid-mapping.js';
+import { mapSendGrid } from '../../src/feeds/providers/sendgrid/mapping.js';
 
 const context = { accountId: '0190f3a4-7c2e-7b1d-9a8e-3f6b5c4d2e10', emailIdTag: 'email_id', scopeFrom: null };
 const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
 import type { MappedPayload } from '../../src/feeds/feed-mapping.js';
-import { mapSes } from '../../src/feeds/ses-mapping.js';
+import { mapSes } from '../../src/feeds/providers/ses/mapping.js';
 
 const context = { accountId: '0190f3a4-7c2e-7b1d-9a8e-3f6b5c4d2e10', emailIdTag: 'email_id', scopeFrom: null };
 // An SNS MessageId as SNS writes it: the id of the envelope that carried the notification.

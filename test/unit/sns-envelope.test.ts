@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
-import { parseSnsEnvelope, snsStringToSign } from '../../src/feeds/sns-envelope.js';
-import { isSnsUrl } from '../../src/feeds/sns-hosts.js';
+import { parseSnsEnvelope, snsStringToSign } from '../../src/feeds/sns/envelope.js';
+import { isSnsUrl } from '../../src/feeds/sns/hosts.js';
 
 const notification = {
   Type: 'Notification',

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BOUNCE_ACTIONS } from '../../src/bounces/categories.js';
-import {
-  completesWindow,
-  crossingIndex,
-  isSoftBounce,
-  softBounceCategories,
-} from '../../src/events/soft-bounce-threshold.js';
+import { DEFAULT_BOUNCE_ACTIONS } from '../../src/domain/bounce-categories.js';
+import { completesWindow, crossingIndex, softBounceCategories } from '../../src/policy/soft-bounce-rule.js';
+import { isSoftBounce } from '../../src/events/soft-bounces.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const rule = { threshold: 3, windowDays: 7 };

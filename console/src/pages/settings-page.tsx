@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   BOUNCE_ACTIONS,
   BOUNCE_CATEGORIES,
+  DEFAULT_BOUNCE_ACTIONS,
   messageOf,
   GIVEN_ORIGINS as ORIGINS,
   request,
@@ -143,7 +144,8 @@ export function SettingsPage() {
               </p>
               <div class="actions-list">
                 {BOUNCE_CATEGORIES.map((category) => {
-                  const { label, meaning, defaultAction } = CATEGORIES[category];
+                  const { label, meaning } = CATEGORIES[category];
+                  const defaultAction = DEFAULT_BOUNCE_ACTIONS[category];
                   const id = `action-${category}`;
                   return (
                     <div class="action-row" key={category}>

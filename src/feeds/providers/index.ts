@@ -1,15 +1,15 @@
 import type { FeedProvider } from '../feed-provider.js';
-import { mailgun } from './mailgun.js';
-import { postmark } from './postmark.js';
-import { resend } from './resend.js';
-import { sendgrid } from './sendgrid.js';
-import { ses } from './ses.js';
+import { mailgun } from './mailgun/provider.js';
+import { postmark } from './postmark/provider.js';
+import { resend } from './resend/provider.js';
+import { sendgrid } from './sendgrid/provider.js';
+import { ses } from './ses/provider.js';
 
 /**
  * Every provider a feed can be made for, in the order `feeds create` lists them. The provider names,
  * their verification types, the options of `feeds create` and the receiving of requests all derive
- * from this list: a provider is its file and its line here (and its name in the `feeds.provider`
- * check of the database).
+ * from this list: a provider is its folder beside this file and its line here (and its name in the
+ * `feeds.provider` check of the database).
  */
 export const FEED_PROVIDERS = [ses, sendgrid, postmark, mailgun, resend] as const;
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
-import { messageScope } from './message-scope.js';
-import { feedEventId, feedSourceId } from './event-ids.js';
-import { InvalidPayloadError } from './feed-errors.js';
-import type { FeedMapper, MappingContext } from './feed-mapping.js';
-import { parsePayload, requiredOr, timestampField, recipientAddress } from './payload-parsing.js';
+import type { BounceType, SuppressionEventInput } from '../../../events/event-schema.js';
+import { messageScope } from '../../message-scope.js';
+import { feedEventId, feedSourceId } from '../../event-ids.js';
+import { InvalidPayloadError } from '../../feed-errors.js';
+import type { FeedMapper, MappingContext } from '../../feed-mapping.js';
+import { parsePayload, requiredOr, timestampField, recipientAddress } from '../../payload-parsing.js';
 
 /**
  * The UUIDv5 namespace of the source ids made from SES message ids: one per provider, so equal message

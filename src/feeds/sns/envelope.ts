@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidPayloadError } from './feed-errors.js';
-import { parsePayload } from './payload-parsing.js';
+import { InvalidPayloadError } from '../feed-errors.js';
+import { parsePayload } from '../payload-parsing.js';
 
 const text = z.string().min(1);
 

@@ -1,6 +1,6 @@
-import { bodyText, requiredOption, type FeedProvider } from '../feed-provider.js';
-import { mapMailgun, MAILGUN_SOURCE_IDS } from '../mailgun-mapping.js';
-import { verifyMailgun, type MailgunVerification } from '../mailgun-signature.js';
+import { bodyText, requiredOption, type FeedProvider } from '../../feed-provider.js';
+import { mapMailgun, MAILGUN_SOURCE_IDS } from './mapping.js';
+import { verifyMailgun, type MailgunVerification } from './signature.js';
 
 /** Mailgun's JSON webhooks, signed with a token that must not be taken twice. */
 export const mailgun: FeedProvider<'mailgun', MailgunVerification> = {

@@ -1,18 +1,8 @@
-import type { BounceAction, BounceActions } from '../bounces/categories.js';
-import { classifyBounce, type BounceClassification, type BounceEvidence } from '../bounces/classify-bounce.js';
-import type { Origin } from '../suppressions/suppression.js';
+import { classifyBounce, type BounceClassification, type BounceEvidence } from '../bounces/bounce-classifier.js';
+import type { BounceAction, BounceActions } from '../domain/bounce-categories.js';
+import { isComplaint } from '../domain/complaint-feedback.js';
+import type { Origin } from '../domain/origins.js';
 import type { SuppressionEvent } from './event-schema.js';
-
-/**
- * ARF feedback types that are no complaint: `not-spam` says the recipient wants the mail, and
- * `auth-failure` is a report of a failed DMARC check, about the sender's setup.
- */
-const NON_COMPLAINT_FEEDBACK_TYPES: ReadonlySet<string> = new Set(['not-spam', 'auth-failure']);
-
-/** Whether a complaint of this ARF feedback type (or none) is one, and so suppresses. */
-export function isComplaint(feedbackType: string | null | undefined): boolean {
-  return !NON_COMPLAINT_FEEDBACK_TYPES.has(feedbackType?.trim().toLowerCase() ?? '');
-}
 
 /** How a bounce's evidence becomes a classification: `classifyBounce` unless another is given. */
 export type BounceClassifier = (evidence: BounceEvidence) => BounceClassification;

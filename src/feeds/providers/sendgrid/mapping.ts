@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
-import { messageScope } from './message-scope.js';
-import { feedEventId, feedSourceId } from './event-ids.js';
-import type { FeedMapper, MappedPayload, MappingContext } from './feed-mapping.js';
-import { parseJson, parsePayload, timestampField } from './payload-parsing.js';
+import type { BounceType, SuppressionEventInput } from '../../../events/event-schema.js';
+import { messageScope } from '../../message-scope.js';
+import { feedEventId, feedSourceId } from '../../event-ids.js';
+import type { FeedMapper, MappedPayload, MappingContext } from '../../feed-mapping.js';
+import { parseJson, parsePayload, timestampField } from '../../payload-parsing.js';
 
 /**
  * The UUIDv5 namespace of the source ids made from SendGrid message ids: one per provider, so equal message

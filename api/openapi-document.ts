@@ -1,18 +1,21 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { BEARER_SECURITY } from './responses.js';
-import { allowlistFeature } from '../allowlist/feature.js';
-import { bouncesFeature } from '../bounces/feature.js';
-import { documentPath, operationsOf, type Feature } from '../http/endpoints.js';
-import { eventsFeature } from '../events/feature.js';
-import { consoleSessionFeature } from '../console/session-feature.js';
-import { feedsFeature } from '../feeds/feature.js';
-import { opsFeature } from '../ops/feature.js';
-import { settingsFeature } from '../settings/feature.js';
-import { suppressionsFeature } from '../suppressions/feature.js';
-import { unsubscribeLinksFeature, unsubscribePageFeature } from '../unsubscribe/feature.js';
-import { webhooksFeature } from '../webhooks/feature.js';
+import { allowlistFeature } from './allowlist/feature.js';
+import { bouncesFeature } from './bounces/feature.js';
+import { consoleSessionFeature } from './console/session-feature.js';
+import { eventsFeature } from './events/feature.js';
+import { feedsFeature } from './feeds/feature.js';
+import { documentPath, operationsOf, type Feature } from './http/endpoints.js';
+import { BEARER_SECURITY } from './openapi/responses.js';
+import { opsFeature } from './ops/feature.js';
+import { settingsFeature } from './settings/feature.js';
+import { suppressionsFeature } from './suppressions/feature.js';
+import { unsubscribeLinksFeature, unsubscribePageFeature } from './unsubscribe/feature.js';
+import { webhooksFeature } from './webhooks/feature.js';
 
-/** Every feature of the API, each in its folder; the order is the document's. */
+/**
+ * Every feature of the API, each in its folder; the order is the document's. The collector sits
+ * above them all: a feature imports the helpers of `openapi/`, never this.
+ */
 const features: readonly Feature<never>[] = [
   suppressionsFeature,
   webhooksFeature,

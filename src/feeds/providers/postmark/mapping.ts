@@ -1,10 +1,10 @@
 import { isInteger, parse } from 'lossless-json';
 import { z } from 'zod';
-import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
-import { feedEventId, feedSourceId } from './event-ids.js';
-import type { FeedMapper, MappedPayload, MappingContext } from './feed-mapping.js';
-import { messageScope } from './message-scope.js';
-import { parseJson, parsePayload, recipientAddress, timestampField } from './payload-parsing.js';
+import type { BounceType, SuppressionEventInput } from '../../../events/event-schema.js';
+import { feedEventId, feedSourceId } from '../../event-ids.js';
+import type { FeedMapper, MappedPayload, MappingContext } from '../../feed-mapping.js';
+import { messageScope } from '../../message-scope.js';
+import { parseJson, parsePayload, recipientAddress, timestampField } from '../../payload-parsing.js';
 
 /**
  * The UUIDv5 namespace of the source ids made from Postmark message ids: one per provider, so equal message

@@ -1,8 +1,13 @@
-import { FeedSettingsError, headerValue } from '../feed-errors.js';
-import type { FeedProvider } from '../feed-provider.js';
-import { mapSes, SES_SOURCE_IDS } from '../ses-mapping.js';
-import { parseSnsEnvelope } from '../sns-envelope.js';
-import { verifySns, type SesVerification } from '../sns-signature.js';
+import { FeedSettingsError, headerValue } from '../../feed-errors.js';
+import type { FeedProvider } from '../../feed-provider.js';
+import { mapSes, SES_SOURCE_IDS } from './mapping.js';
+import { parseSnsEnvelope } from '../../sns/envelope.js';
+import { verifySns } from '../../sns/signature.js';
+
+/** What an SES feed's requests are verified with: the SNS topics whose notifications it takes. */
+export interface SesVerification {
+  topic_arns: string[];
+}
 
 const TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
 
@@ -37,7 +42,7 @@ export const ses: FeedProvider<'ses', SesVerification> = {
   scopeSources: ['configuration-set', 'tag:<name>'],
   async verify(verification, request, context) {
     const envelope = parseSnsEnvelope(request.body, headerValue(request.headers, 'x-amz-sns-rawdelivery'));
-    await verifySns(verification, envelope, context.sns);
+    await verifySns(verification.topic_arns, envelope, context.sns);
     const topic = { feed_id: context.feedId, topic_arn: envelope.TopicArn };
     if (envelope.Type === 'SubscriptionConfirmation') {
       await context.sns.confirmSubscription(envelope.SubscribeURL);

@@ -3,9 +3,7 @@ import {
   type BounceAction,
   type BounceActions,
   type BounceCategory,
-} from '../bounces/categories.js';
-import type { EventRecord } from './event-record.js';
-import type { BounceType } from './event-schema.js';
+} from '../domain/bounce-categories.js';
 
 /** An account's soft-bounce rule: `threshold` soft bounces within `windowDays` suppress an address. */
 export interface SoftBounceRule {
@@ -17,17 +15,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What makes a bounce soft: its category's action counts it toward the account's threshold. */
 export const SOFT_BOUNCE_ACTION = 'count' satisfies BounceAction;
-
-/**
- * The provider labels that made a bounce soft before bounces were classified. A record from then has
- * no category, and counts by its label, as it did then.
- */
-export const UNCLASSIFIED_SOFT_BOUNCE_TYPES = ['transient', 'undetermined'] as const satisfies readonly BounceType[];
-
-/** A bounce whose category's action is `count`: it suppresses only under a threshold. */
-export function isSoftBounce(record: Pick<EventRecord, 'type' | 'action'>): boolean {
-  return record.type === 'bounce' && record.action === SOFT_BOUNCE_ACTION;
-}
 
 /** The categories whose bounces are soft under an account's bounce actions. */
 export function softBounceCategories(actions: Readonly<BounceActions>): BounceCategory[] {

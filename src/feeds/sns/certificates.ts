@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
-import { FeedUnavailableError, FeedVerificationError } from './feed-errors.js';
-import { isSnsUrl } from './sns-hosts.js';
+import { FeedUnavailableError, FeedVerificationError } from '../feed-errors.js';
+import { isSnsUrl } from './hosts.js';
 
 export interface SnsClientOptions {
   /** `host:port`s trusted besides SNS's own hosts (`FEEDS_SNS_EXTRA_CERT_HOSTS`); plain HTTP only on loopback. */

@@ -1,6 +1,6 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { checkTimestamp, FeedVerificationError, headerValue } from './feed-errors.js';
-import type { FeedRequest } from './feed-request.js';
+import { checkTimestamp, FeedVerificationError, headerValue } from '../../feed-errors.js';
+import type { FeedRequest } from '../../feed-request.js';
 
 /**
  * What a SendGrid feed's requests are verified with: the Event Webhook's ECDSA P-256 public key,

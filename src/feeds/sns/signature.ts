@@ -1,23 +1,18 @@
 import { verify } from 'node:crypto';
-import { FeedVerificationError } from './feed-errors.js';
-import type { SnsClient } from './sns-certificates.js';
-import { snsStringToSign, type SnsEnvelope } from './sns-envelope.js';
-
-/** What an SES feed's requests are verified with: the SNS topics whose notifications it takes. */
-export interface SesVerification {
-  topic_arns: string[];
-}
+import { FeedVerificationError } from '../feed-errors.js';
+import type { SnsClient } from './certificates.js';
+import { snsStringToSign, type SnsEnvelope } from './envelope.js';
 
 const ALGORITHMS: Record<string, string> = { '1': 'sha1', '2': 'sha256' };
 
 /**
- * An SNS message is trusted when its topic is one of the feed's and its signature, SHA1withRSA
- * (version 1) or SHA256withRSA (version 2) over the documented fields, verifies with SNS's
- * certificate. SNS keeps a message's Timestamp when it retries, so age is not a reason to refuse.
+ * An SNS message is trusted when its topic is one of the feed's `topicArns` and its signature,
+ * SHA1withRSA (version 1) or SHA256withRSA (version 2) over the documented fields, verifies with
+ * SNS's certificate. SNS keeps a message's Timestamp when it retries, so age is not a reason to refuse.
  */
-export async function verifySns(verification: SesVerification, envelope: SnsEnvelope, sns: SnsClient): Promise<void> {
+export async function verifySns(topicArns: readonly string[], envelope: SnsEnvelope, sns: SnsClient): Promise<void> {
   // The topic first: a message of another topic costs no certificate download.
-  if (!verification.topic_arns.includes(envelope.TopicArn)) {
+  if (!topicArns.includes(envelope.TopicArn)) {
     throw new FeedVerificationError('topic', 'the message is from a topic this feed does not take');
   }
   const algorithm = ALGORITHMS[envelope.SignatureVersion ?? ''];

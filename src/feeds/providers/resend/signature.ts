@@ -1,6 +1,6 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { FeedVerificationError, headerValue } from './feed-errors.js';
-import type { FeedRequest } from './feed-request.js';
+import { FeedVerificationError, headerValue } from '../../feed-errors.js';
+import type { FeedRequest } from '../../feed-request.js';
 
 /** What a Resend feed's requests are verified with: the Svix signing secret (`whsec_...`). */
 export interface ResendVerification {

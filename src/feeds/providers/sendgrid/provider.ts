@@ -1,7 +1,7 @@
-import { FeedSettingsError } from '../feed-errors.js';
-import { bodyText, requiredOption, type FeedProvider } from '../feed-provider.js';
-import { mapSendGrid, SENDGRID_SOURCE_IDS } from '../sendgrid-mapping.js';
-import { sendGridPublicKey, verifySendGrid, type SendGridVerification } from '../sendgrid-signature.js';
+import { FeedSettingsError } from '../../feed-errors.js';
+import { bodyText, requiredOption, type FeedProvider } from '../../feed-provider.js';
+import { mapSendGrid, SENDGRID_SOURCE_IDS } from './mapping.js';
+import { sendGridPublicKey, verifySendGrid, type SendGridVerification } from './signature.js';
 
 /** SendGrid's signed Event Webhook: a batch of events per request. */
 export const sendgrid: FeedProvider<'sendgrid', SendGridVerification> = {

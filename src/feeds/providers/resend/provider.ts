@@ -1,7 +1,7 @@
-import { FeedSettingsError } from '../feed-errors.js';
-import { bodyText, requiredOption, type FeedProvider } from '../feed-provider.js';
-import { mapResend, RESEND_SOURCE_IDS } from '../resend-mapping.js';
-import { isSigningSecret, verifyResend, type ResendVerification } from '../resend-signature.js';
+import { FeedSettingsError } from '../../feed-errors.js';
+import { bodyText, requiredOption, type FeedProvider } from '../../feed-provider.js';
+import { mapResend, RESEND_SOURCE_IDS } from './mapping.js';
+import { isSigningSecret, verifyResend, type ResendVerification } from './signature.js';
 
 /** Resend's webhooks, signed with the Svix scheme. */
 export const resend: FeedProvider<'resend', ResendVerification> = {

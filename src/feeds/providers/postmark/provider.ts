@@ -1,6 +1,6 @@
-import { bodyText, type FeedProvider } from '../feed-provider.js';
-import { newPostmarkCredentials, verifyPostmark, type PostmarkVerification } from '../postmark-credentials.js';
-import { mapPostmark, POSTMARK_SOURCE_IDS } from '../postmark-mapping.js';
+import { bodyText, type FeedProvider } from '../../feed-provider.js';
+import { newPostmarkCredentials, verifyPostmark, type PostmarkVerification } from './credentials.js';
+import { mapPostmark, POSTMARK_SOURCE_IDS } from './mapping.js';
 
 /** Postmark's webhooks, authenticated by Basic credentials the service generates for the feed. */
 export const postmark: FeedProvider<'postmark', PostmarkVerification> = {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { checkTimestamp, FeedVerificationError } from './feed-errors.js';
-import type { FeedRequest } from './feed-request.js';
+import { checkTimestamp, FeedVerificationError } from '../../feed-errors.js';
+import type { FeedRequest } from '../../feed-request.js';
 
 /** What a Mailgun feed's requests are verified with: the HTTP webhook signing key. */
 export interface MailgunVerification {

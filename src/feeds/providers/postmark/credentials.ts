@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { FeedVerificationError, headerValue } from './feed-errors.js';
-import type { FeedRequest } from './feed-request.js';
+import { FeedVerificationError, headerValue } from '../../feed-errors.js';
+import type { FeedRequest } from '../../feed-request.js';
 
 /**
  * What a Postmark feed's requests are verified with: the generated Basic credentials, the password

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { BounceType } from '../events/event-schema.js';
-import { messageScope } from './message-scope.js';
-import { feedEventId, feedSourceId } from './event-ids.js';
-import type { FeedMapper } from './feed-mapping.js';
-import { isRecord, parseJson, parsePayload, recipientAddress, timestampField } from './payload-parsing.js';
+import type { BounceType } from '../../../events/event-schema.js';
+import { messageScope } from '../../message-scope.js';
+import { feedEventId, feedSourceId } from '../../event-ids.js';
+import type { FeedMapper } from '../../feed-mapping.js';
+import { isRecord, parseJson, parsePayload, recipientAddress, timestampField } from '../../payload-parsing.js';
 
 /**
  * The UUIDv5 namespace of the source ids made from Mailgun message ids: one per provider, so equal message

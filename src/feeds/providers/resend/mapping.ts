@@ -1,12 +1,19 @@
 import { z } from 'zod';
-import { bouncedRecipient } from '../bounces/bounced-recipient.js';
-import { RECIPIENT_UNIDENTIFIED } from '../bounces/provider-rules.js';
-import type { BounceType, SuppressionEventInput } from '../events/event-schema.js';
-import { messageScope } from './message-scope.js';
-import { feedEventId, feedSourceId } from './event-ids.js';
-import { InvalidPayloadError } from './feed-errors.js';
-import type { FeedMapper } from './feed-mapping.js';
-import { isRecord, parseJson, isoTimestamp, parsePayload, recipientAddress, requiredOr } from './payload-parsing.js';
+import { bouncedRecipient } from '../../../bounces/bounced-recipient.js';
+import { RECIPIENT_UNIDENTIFIED } from '../../../bounces/provider-rules.js';
+import type { BounceType, SuppressionEventInput } from '../../../events/event-schema.js';
+import { messageScope } from '../../message-scope.js';
+import { feedEventId, feedSourceId } from '../../event-ids.js';
+import { InvalidPayloadError } from '../../feed-errors.js';
+import type { FeedMapper } from '../../feed-mapping.js';
+import {
+  isRecord,
+  parseJson,
+  isoTimestamp,
+  parsePayload,
+  recipientAddress,
+  requiredOr,
+} from '../../payload-parsing.js';
 
 /**
  * The UUIDv5 namespace of the source ids made from Resend message ids: one per provider, so equal message

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BOUNCE_REASONS, type BounceCategory, type BounceReason } from './categories.js';
+import { BOUNCE_REASONS, type BounceCategory, type BounceReason } from '../domain/bounce-categories.js';
 import { PhraseMatcher, words } from './phrase-matcher.js';
 import { ECHO_SUB_TYPES, PERMANENT_LABELS, RECIPIENT_UNIDENTIFIED, SUB_TYPE_RULES } from './provider-rules.js';
 import { REPLY_CODE_RULES, STATUS_RULES } from './status-rules.js';
@@ -26,7 +26,7 @@ export interface BounceEvidence {
 export interface BounceClassification {
   category: BounceCategory;
   reason: BounceReason;
-  /** What decided: `echo:<sub-type>`, `text:<phrase>`, `status:X.<subject>.<detail>`, `reply:<code>`, `sub_type:<word>`, `label:permanent`, or `none`. */
+  /** What decided: `echo:<sub-type>`, `text:<phrase>`, `host:<operator>`, `status:X.<subject>.<detail>`, `reply:<code>`, `sub_type:<word>`, `label:permanent`, or `none`. */
   rule: string;
 }
 
