@@ -4,17 +4,12 @@ import { apiClient } from '../support/api-client.js';
 import { expectAccessible, useBrowser } from '../support/browser.js';
 import { uniqueEmail } from '../support/emails.js';
 import { useTestApp } from '../support/test-app.js';
-import { accountNamed } from './console-fixtures.js';
+import { accountNamed, signInToConsole } from './console-fixtures.js';
 
 const app = useTestApp({ redis: 'live', console: { dir: inject('consoleDir') } });
 const browser = useBrowser();
 
-async function signIn(page: Page, token: string): Promise<void> {
-  await page.goto(`${app.server.url}/console`);
-  await page.getByLabel('API key').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Suppressed addresses' }).waitFor();
-}
+const signIn = (page: Page, token: string) => signInToConsole(page, app.server.url, token);
 
 describe('the allowlist page', () => {
   it('when a domain with entries on the list is allowlisted, then the page counts them and opens them in the list; removing the rule ends it', async () => {

@@ -4,7 +4,7 @@ import { apiClient } from '../support/api-client.js';
 import { expectAccessible, useBrowser } from '../support/browser.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { useTestApp } from '../support/test-app.js';
-import { accountNamed, addEntries, type ConsoleAccount } from './console-fixtures.js';
+import { accountNamed, addEntries, type ConsoleAccount, signInToConsole } from './console-fixtures.js';
 
 const app = useTestApp({ redis: 'live', console: { dir: inject('consoleDir') } });
 const browser = useBrowser();
@@ -13,13 +13,7 @@ async function freshAccount(): Promise<ConsoleAccount> {
   return accountNamed(app.database.db, `account-${uniqueEmail().split('@')[0]}`);
 }
 
-async function signIn(page: Page, token: string): Promise<void> {
-  await page.goto(`${app.server.url}/console`);
-  await page.getByLabel('API key').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Suppressed addresses' }).waitFor();
-  await page.locator('.list[aria-busy="false"]').waitFor();
-}
+const signIn = (page: Page, token: string) => signInToConsole(page, app.server.url, token);
 
 async function listedByApi(token: string): Promise<string[]> {
   const response = await apiClient(app.server.url, token).get('/suppressions?limit=100');

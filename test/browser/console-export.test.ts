@@ -4,17 +4,12 @@ import { describe, expect, inject, it } from 'vitest';
 import { expectAccessible, useBrowser } from '../support/browser.js';
 import { uniqueEmail } from '../support/emails.js';
 import { useTestApp } from '../support/test-app.js';
-import { accountNamed, addEntries } from './console-fixtures.js';
+import { accountNamed, addEntries, signInToConsole } from './console-fixtures.js';
 
 const app = useTestApp({ redis: 'live', console: { dir: inject('consoleDir') } });
 const browser = useBrowser();
 
-async function signIn(page: Page, token: string): Promise<void> {
-  await page.goto(`${app.server.url}/console`);
-  await page.getByLabel('API key').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('.list[aria-busy="false"]').waitFor();
-}
+const signIn = (page: Page, token: string) => signInToConsole(page, app.server.url, token);
 
 /** Clicks the export link and gives back the downloaded file's lines, the header first. */
 async function exportedLines(page: Page): Promise<string[]> {

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { issueApiKey } from '../../src/accounts/api-key-repository.js';
 import { createMonthPartitions } from '../../src/db/month-partitions.js';
 import type { Database } from '../../src/db/database.js';
@@ -117,4 +118,13 @@ export async function pinCreationTimes(db: Database, accountId: string, newest: 
            WHERE s.account_id = $1 AND s.id = ordered.id`,
     values: [accountId, newest],
   });
+}
+
+/** Signs in to the console of the app at `baseUrl` with the key, and waits until the list is shown. */
+export async function signInToConsole(page: Page, baseUrl: string, token: string): Promise<void> {
+  await page.goto(`${baseUrl}/console`);
+  await page.getByLabel('API key').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Suppressed addresses' }).waitFor();
+  await page.locator('.list[aria-busy="false"]').waitFor();
 }

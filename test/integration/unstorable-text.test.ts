@@ -152,7 +152,7 @@ describe('text the API cannot store is refused, naming where', () => {
   });
 
   it('when a key of a body holds NUL, then it answers 422 saying so', async () => {
-    const response = await api.request('PATCH', '/settings', { body: { [`expiry${NUL}`]: 1 } });
+    const response = await api.request('PATCH', '/settings/suppressions', { body: { [`expiry${NUL}`]: 1 } });
     expectError(response, 422, 'validation_error');
     expect(response.body.message).toContain('a key of the body');
   });
