@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import {
   poolGauges,
   queueGauges,
@@ -19,6 +19,8 @@ export interface Metrics {
   readonly registry: Registry;
   /** `http_request_duration_seconds{method,route,status}`. */
   readonly httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
+  /** `http_requests_in_flight`: requests received and not yet answered or abandoned. */
+  readonly httpRequestsInFlight: Gauge;
   /** `suppression_events_processed_total{outcome}`: event jobs completed by outcome, or `failed`. */
   readonly eventsProcessed: Counter<'outcome' | 'message_scope'>;
   /** `bounces_classified_total{category,provider}`: bounces recorded (duplicates not), by category and the provider that reported them. */
@@ -85,6 +87,11 @@ export function createMetrics(): Metrics {
       help: 'HTTP request duration in seconds by method, route pattern and status.',
       labelNames: ['method', 'route', 'status'] as const,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    httpRequestsInFlight: new Gauge({
+      name: 'http_requests_in_flight',
+      help: 'HTTP requests received and not yet answered or abandoned by their client.',
       registers: [registry],
     }),
     eventsProcessed: new Counter({

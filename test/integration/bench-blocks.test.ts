@@ -1,4 +1,5 @@
-import { describe, expect, inject, it } from 'vitest';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { startDeadline } from '../../bench/common/deadline.js';
 import { markdownTable } from '../../bench/common/report.js';
 import { QUICK_SIZES, runSuite, SUMMARY_HEADER, summaryRows, type SuiteSizes } from '../../bench/api/suite.js';
@@ -31,6 +32,16 @@ const TINY: SuiteSizes = {
 };
 
 describe('bench building blocks', () => {
+  // The traced ingest runs the service's code in this process with OpenTelemetry's SDK, and its
+  // shutdown leaves the SDK registered and the code's tracers (the queues' telemetry) bound to it.
+  // The next file of the worker then loads the code afresh and may register an SDK of its own.
+  afterAll(() => {
+    trace.disable();
+    context.disable();
+    propagation.disable();
+    vi.resetModules();
+  });
+
   // Alone the blocks take about 35 s; beside the rest of the suite on two shared cores, up to twice
   // that. The deadline is there so that a block that hangs fails with its name, not to time them.
   it('when run, then every block reports positive figures in the latest.json shape', { timeout: 160_000 }, async () => {

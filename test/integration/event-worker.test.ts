@@ -9,7 +9,6 @@ import { newAccount } from '../support/accounts.js';
 import { apiClient } from '../support/api-client.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { eventsForEmail } from '../support/event-history.js';
-import { sleep } from '../support/sleep.js';
 import { closedPort } from '../support/unreachable.js';
 import { startTestApp } from '../support/test-app.js';
 import { onServer } from '../support/test-database.js';
@@ -259,7 +258,15 @@ describe('resilience', () => {
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
     );
     const secondHalf = await setup.producer.publishMany(events.slice(150));
-    await sleep(1500);
+    // Back once an attempt has failed for want of it.
+    await eventually(
+      async () =>
+        (await Promise.all(secondHalf.map((id) => setup.events.queue.getJob(id)))).some(
+          (job) => (job?.attemptsMade ?? 0) > 0,
+        ),
+      20_000,
+      'a failed attempt',
+    );
     await onServer(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
 
     const settledJobs = await Promise.all(

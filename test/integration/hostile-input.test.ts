@@ -3,9 +3,9 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../api/server.js';
 import { generateToken } from '../../src/accounts/api-key-token.js';
-import { apiClient, type ApiResponse } from '../support/api-client.js';
+import type { ApiResponse } from '../support/api-client.js';
+import { apiClientFrom, freshClientAddress } from '../support/client-address.js';
 import { uniqueEmail } from '../support/emails.js';
-import { sleep } from '../support/sleep.js';
 import { newApiAccount, useTestApp } from '../support/test-app.js';
 
 const FAILURE_LIMIT = 5;
@@ -17,11 +17,6 @@ let limited: RunningServer;
 beforeAll(async () => {
   limited = await app.startApp({ redis: 'live', rateLimitPerSecond: 1000, authFailuresPerSecond: FAILURE_LIMIT });
 });
-
-/** Waits until any one-second window the client's earlier requests opened has ended. */
-function afterOpenWindows(): Promise<void> {
-  return sleep(1100);
-}
 
 /** POST /suppressions with a body sent as it is, under the `Content-Encoding` given. */
 function postEncoded(token: string, encoding: string, body: Buffer): Promise<Response> {
@@ -81,13 +76,13 @@ describe('bodies nested far deeper than any valid one', () => {
 
 describe('failed authentications from one client address', () => {
   it(`when one client sends more than ${FAILURE_LIMIT} made-up keys in a second, then the rest answer 429 with retry-after before any lookup, and a key in use is still served`, async () => {
-    const { api: known } = await newApiAccount(app, limited);
+    const client = freshClientAddress();
+    const known = apiClientFrom(client, limited.url, (await newApiAccount(app, limited)).token);
     expect((await known.get('/suppressions')).status).toBe(200);
-    await afterOpenWindows();
     const statuses: number[] = [];
     let refused: ApiResponse | undefined;
     for (let attempt = 0; attempt < FAILURE_LIMIT + 3; attempt += 1) {
-      const response = await apiClient(limited.url, generateToken()).get('/suppressions');
+      const response = await apiClientFrom(client, limited.url, generateToken()).get('/suppressions');
       statuses.push(response.status);
       if (response.status === 429) refused = response;
     }
@@ -102,17 +97,19 @@ describe('failed authentications from one client address', () => {
   });
 
   it(`when one client uses more than ${FAILURE_LIMIT} valid keys it has not used before, in one second, then none is refused`, async () => {
+    const client = freshClientAddress();
     const accounts = await Promise.all(Array.from({ length: FAILURE_LIMIT * 3 }, () => newApiAccount(app, limited)));
-    await afterOpenWindows();
-    const statuses = await Promise.all(accounts.map(async ({ api }) => (await api.get('/suppressions')).status));
+    const statuses = await Promise.all(
+      accounts.map(async ({ token }) => (await apiClientFrom(client, limited.url, token).get('/suppressions')).status),
+    );
     expect(statuses).toEqual(Array(FAILURE_LIMIT * 3).fill(200));
   });
 
   it('when a request has no key at all, then it counts against its client address too', async () => {
-    await afterOpenWindows();
+    const client = freshClientAddress();
     const statuses: number[] = [];
     for (let attempt = 0; attempt < FAILURE_LIMIT + 2; attempt += 1) {
-      statuses.push((await apiClient(limited.url, null).get('/suppressions')).status);
+      statuses.push((await apiClientFrom(client, limited.url, null).get('/suppressions')).status);
     }
 
     expect(statuses.slice(0, FAILURE_LIMIT)).toEqual(Array(FAILURE_LIMIT).fill(401));

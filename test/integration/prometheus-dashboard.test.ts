@@ -28,7 +28,6 @@ import {
 } from '../support/prometheus.js';
 import { startReplicaCluster, type ReplicaCluster } from '../support/replica-cluster.js';
 import { sharedBuild } from '../support/shared-build.js';
-import { sleep } from '../support/sleep.js';
 import { bounceEvent, complaintEvent } from '../support/test-events.js';
 import { eventually } from '../support/test-queue.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -213,11 +212,12 @@ describe('the dashboard and the alert rules in a real Prometheus scraping the pr
           return !series.some((one) => one.values.some(([, value]) => Number.isFinite(Number(value))));
         })
         .map(({ title, expr }) => `${title}: ${expr}`);
-    // Rounds of traffic with scrapes between, until every panel shows it: a counter's first sample
-    // shows no rate, the next one that moved does (two rounds, unless a scrape was missed).
-    for (let round = 1; round <= 6; round++) {
+    // Rounds of traffic, each followed by a scrape, until every panel shows it: a counter's first
+    // sample shows no rate, the next one that moved does (two rounds, unless what the workers do
+    // after a round's requests lands after its scrape; then a later round shows it).
+    for (let round = 1; round <= 15; round++) {
       await traffic(account, api, feed, password, username);
-      await sleep(2500);
+      await prometheus.nextScrape();
       const end = Math.floor(Date.now() / 1000);
       await Promise.all(
         queries.map(async ({ expr }) =>

@@ -1,11 +1,12 @@
 import http from 'node:http';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_TIMEOUTS } from '../../src/config.js';
 import { createEventProducer } from '../../src/events/event-producer.js';
 import { EVENTS_QUEUE } from '../../src/queues.js';
 import { newAccount, type TestAccount } from '../support/accounts.js';
-import { startServiceProcess, type ServiceProcess } from '../support/built-service.js';
-import { uniqueEmails } from '../support/emails.js';
+import { PRODUCTION_DEFAULTS, startServiceProcess, type ServiceProcess } from '../support/built-service.js';
+import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { sharedBuild } from '../support/shared-build.js';
 import { sleep } from '../support/sleep.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -81,15 +82,22 @@ function expectWholeCheck(answer: Answer): void {
 }
 
 /**
- * An import whose list arrives a line every 50 ms for `durationMs`, as a slow client sends it;
- * `reading` resolves once the service has begun to read it (its import row says so).
+ * An import whose list arrives a line every 50 ms, as a slow client sends it, for `until` ms or until
+ * that promise resolves; `reading` resolves once the service has begun to read it (its import row says so).
  */
 function trickledImport(
   url: string,
   account: TestAccount,
-  durationMs: number,
+  until: number | Promise<void>,
 ): { reading: Promise<void>; answer: Promise<Answer> } {
-  const emails = uniqueEmails(Math.ceil(durationMs / 50));
+  let done = false;
+  if (typeof until === 'number') {
+    const endsAt = Date.now() + until;
+    until = (async () => {
+      while (Date.now() < endsAt) await sleep(50);
+    })();
+  }
+  void until.then(() => (done = true));
   let cut: (error: Error) => void = () => undefined;
   const answer = new Promise<Answer>((resolve, reject) => {
     cut = reject;
@@ -109,8 +117,8 @@ function trickledImport(
     );
     sent.on('error', reject);
     void (async () => {
-      for (const email of emails) {
-        sent.write(`${email}\n`);
+      while (!done) {
+        sent.write(`${uniqueEmail()}\n`);
         await sleep(50);
       }
       sent.end();
@@ -220,6 +228,42 @@ async function readinessUntilGone(url: string): Promise<string[]> {
   }
 }
 
+/** Holds the entries' table locked against every read and write until `release`. */
+async function lockSuppressions(): Promise<{ release: () => Promise<void> }> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE suppressions IN ACCESS EXCLUSIVE MODE');
+  return {
+    release: async () => {
+      await client.query('COMMIT');
+      await client.end();
+    },
+  };
+}
+
+/**
+ * Resolves once the service has received `expected` requests of the test: each is answered or in
+ * flight. A connection still waiting in the listening socket's queue at the signal is reset when the
+ * socket closes, as for any server; "in flight" means received.
+ */
+async function everyRequestReceived(service: ServiceProcess, answered: () => number, expected: number): Promise<void> {
+  await eventually(
+    async () => {
+      // Read before the gauge: a request answered in between is then counted by neither, never twice.
+      const answeredBefore = answered();
+      const metrics = await request(`${service.url}/metrics`, {
+        headers: { authorization: `Bearer ${PRODUCTION_DEFAULTS.METRICS_TOKEN}` },
+      });
+      const inFlight = Number(/^http_requests_in_flight (\d+)$/m.exec(metrics.body)?.[1] ?? 0);
+      // The scrape itself is one of those in flight.
+      return answeredBefore + inFlight - 1 >= expected;
+    },
+    20_000,
+    `${expected} requests received`,
+  );
+}
+
 async function signal(service: ServiceProcess): Promise<{ code: number | null; tookMs: number }> {
   const sentAt = Date.now();
   service.child.kill('SIGTERM');
@@ -234,17 +278,36 @@ describe('SIGTERM to the all-in-one process', () => {
     const account = await newAccount(database.db);
     const stream = await streamUnderWay(account.accountId);
     // An account of its own: the import's entries are records of the audit trail too.
-    const upload = trickledImport(url, await newAccount(database.db), 1500);
+    let finishUpload: () => void = () => undefined;
+    const upload = trickledImport(
+      url,
+      await newAccount(database.db),
+      new Promise<void>((resolve) => (finishUpload = resolve)),
+    );
     await upload.reading;
-    const checks = Array.from({ length: CHECKS }, () => check(url, account.token, uniqueEmails(CHECK_SIZE)));
-    await sleep(150);
+    // The checks wait on the lock until the signal has been taken: all of them are in flight then.
+    const lock = await lockSuppressions();
+    let answered = 0;
+    const checks = Array.from({ length: CHECKS }, () =>
+      check(url, account.token, uniqueEmails(CHECK_SIZE)).finally(() => (answered += 1)),
+    );
+    await everyRequestReceived(service, () => answered, CHECKS + 1);
 
-    const stopped = await signal(service);
+    const stopped = signal(service);
+    await eventually(
+      () => Promise.resolve(service.logs.some((line) => line['msg'] === 'shutting down')),
+      10_000,
+      'the signal taken',
+    );
+    expect(answered).toBe(0);
+    await lock.release();
+    finishUpload();
     await sleep(200);
     const published = await stream.stop();
 
-    expect(stopped.code).toBe(0);
-    expect(stopped.tookMs).toBeLessThan(SERVER_TIMEOUTS.processGraceMs);
+    const { code, tookMs } = await stopped;
+    expect(code).toBe(0);
+    expect(tookMs).toBeLessThan(SERVER_TIMEOUTS.processGraceMs);
     for (const answer of await Promise.all(checks)) expectWholeCheck(answer);
     const imported = await upload.answer;
     expect(imported.status).toBe(202);

@@ -37,6 +37,28 @@ function acceptedCount(receiver: WebhookReceiver, count: number): Promise<void> 
   return eventually(() => Promise.resolve(receiver.accepted().length >= count), 15_000, `${count} accepted deliveries`);
 }
 
+/**
+ * Resolves once nothing more can reach a receiver of these accounts: their changes have left the
+ * outbox, none of their deliveries waits or is under way, and no delivery job of the file waits, is
+ * delayed for a retry, or runs.
+ */
+async function nothingMoreToDeliver(...accountIds: string[]): Promise<void> {
+  await eventually(
+    async () => {
+      const { rows } = await hooks.database.db.query<{ left: string }>({
+        text: `SELECT (SELECT count(*) FROM suppression_changes WHERE account_id = ANY($1::uuid[]))
+                    + (SELECT count(*) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+                        WHERE w.account_id = ANY($1::uuid[]) AND d.status IN ('pending', 'attempting')) AS left`,
+        values: [accountIds],
+      });
+      const jobs = await hooks.deliveries.queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
+      return Number(rows[0]?.left) === 0 && Object.values(jobs).every((count) => count === 0);
+    },
+    15_000,
+    'nothing more to deliver',
+  );
+}
+
 async function deliveryRows(webhookId: string) {
   const { rows } = await hooks.database.db.query<{ id: string; status: string; attempt_count: number }>({
     text: 'SELECT id, status, attempt_count FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY change_id',
@@ -166,7 +188,7 @@ describe('which changes are announced', () => {
 
     await addManual(accountId, [first!, second!]);
     await acceptedCount(receiver, 2);
-    await sleep(300);
+    await nothingMoreToDeliver(accountId);
 
     const emails = receiver.accepted().map((delivery) => JSON.parse(delivery.body).data.email);
     expect(emails).toEqual([first, second]);
@@ -184,7 +206,7 @@ describe('which changes are announced', () => {
     await recordEventBatch(hooks.database.db, events.map(parseSuppressionEvent));
 
     await acceptedCount(receiver, 2);
-    await sleep(300);
+    await nothingMoreToDeliver(accountId);
     const data = receiver.accepted().map((delivery) => JSON.parse(delivery.body).data);
     expect(data.map((entry: { email: string }) => entry.email).sort()).toEqual([bounced, complained].sort());
     expect(data.find((entry: { email: string }) => entry.email === bounced)).toMatchObject({
@@ -207,7 +229,7 @@ describe('which changes are announced', () => {
     await addManual(accountId, [committed]);
 
     await acceptedCount(receiver, 1);
-    await sleep(300);
+    await nothingMoreToDeliver(accountId);
     expect(receiver.received.map((delivery) => JSON.parse(delivery.body).data.email)).toEqual([committed]);
     expect(await deliveryRows(webhook.id)).toHaveLength(1);
   });
@@ -224,7 +246,7 @@ describe('which changes are announced', () => {
     );
 
     await acceptedCount(receiver, 1);
-    await sleep(300);
+    await nothingMoreToDeliver(accountId);
     expect(receiver.received.map((delivery) => JSON.parse(delivery.body).type)).toEqual(['suppression.removed']);
   });
 
@@ -236,7 +258,7 @@ describe('which changes are announced', () => {
 
     await acceptedCount(mine.receiver, 1);
     await acceptedCount(theirs.receiver, 1);
-    await sleep(300);
+    await nothingMoreToDeliver(mine.accountId, theirs.accountId);
     expect(mine.receiver.received).toHaveLength(1);
   });
 });
@@ -312,7 +334,7 @@ describe('webhooks that stop receiving', () => {
     await updateWebhook(hooks.database.db, accountId, webhook.id, { status: 'disabled' });
     await addManual(accountId, [uniqueEmail()]);
     await eventually(async () => (await deliveryRows(webhook.id))[0]?.status === 'failed', 15_000, 'given up');
-    await sleep(300);
+    await nothingMoreToDeliver(accountId);
 
     expect(receiver.received).toHaveLength(1);
     expect(await deliveryRows(webhook.id)).toHaveLength(1);
@@ -326,7 +348,7 @@ describe('webhooks that stop receiving', () => {
 
     await removeWebhook(hooks.database.db, accountId, webhook.id);
     await addManual(accountId, [uniqueEmail()]);
-    await sleep(FAST_RETRIES.reduce((sum, delay) => sum + delay, 0) + 300);
+    await nothingMoreToDeliver(accountId);
 
     expect(receiver.received).toHaveLength(1);
     expect(await deliveryRows(webhook.id)).toHaveLength(0);

@@ -4,7 +4,6 @@ import { newId } from '../../src/domain/ids.js';
 import { createMetrics } from '../../src/metrics.js';
 import { oldestUndeliveredChangeAge } from '../../src/webhooks/delivery-repository.js';
 import { uniqueEmail } from '../support/emails.js';
-import { sleep } from '../support/sleep.js';
 import { eventually } from '../support/test-queue.js';
 import { useWebhookWorker } from '../support/test-webhook-worker.js';
 
@@ -38,9 +37,12 @@ describe('webhook metrics', () => {
     await hooks.stop();
     const { accountId } = await hooks.subscriber();
     await addOne(accountId);
-    await sleep(1100);
+    // Made a minute old in the outbox, rather than waited for.
+    await hooks.database.db.query({
+      text: `UPDATE suppression_changes SET created_at = created_at - interval '1 minute'`,
+    });
 
-    expect(await sample('webhook_oldest_undelivered_change_seconds')).toBeGreaterThanOrEqual(1);
+    expect(await sample('webhook_oldest_undelivered_change_seconds')).toBeGreaterThanOrEqual(60);
     hooks.start();
     await eventually(
       async () => (await sample('webhook_oldest_undelivered_change_seconds')) === 0,

@@ -44,6 +44,8 @@ export interface RunningPrometheus {
   queryRange(expr: string, start: number, end: number, stepSeconds?: number): Promise<Series[]>;
   /** `GET /api/v1/<path>`'s `data`, failing on any answer but success. */
   api<T>(pathAndQuery: string): Promise<T>;
+  /** Resolves once a scrape of the target that began after this call is stored. */
+  nextScrape(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -149,6 +151,16 @@ export async function startPrometheus({
       });
       const data = await api<{ resultType: string; result: Series[] }>(`query_range?${query.toString()}`);
       return data.result;
+    },
+    async nextScrape() {
+      // A sample's timestamp is when its scrape began.
+      const after = Date.now() / 1000;
+      const latest = `query?query=${encodeURIComponent(`timestamp(up{job="${job}"})`)}`;
+      for (const deadline = Date.now() + 20_000; ; await sleep(100)) {
+        const { result } = await api<{ result: { value: [number, string] }[] }>(latest);
+        if (result.some(({ value }) => Number(value[1]) > after)) return;
+        if (Date.now() > deadline) throw new Error(`Prometheus did not scrape ${target.address} again within 20 s`);
+      }
     },
     stop,
   };
