@@ -6,6 +6,7 @@ import type { Database } from '../src/db/database.js';
 import type { Reads } from '../src/db/reads.js';
 import type { PublishEvents } from '../src/events/posted-events.js';
 import type { Logger } from '../src/logger.js';
+import type { MailProducer } from '../src/mail/messages/mail-producer.js';
 import type { Metrics } from '../src/metrics.js';
 import { createSuppressionLookups } from '../src/suppressions/suppression-lookups.js';
 import type { DueDelivery } from '../src/webhooks/delivery.js';
@@ -15,12 +16,14 @@ import { CONSOLE_API_PATH, CONSOLE_PATH, consoleRouter } from './console/routes.
 import { consoleSessionFeature } from './console/session-feature.js';
 import { consoleSession, csrfProtection } from './console/session.js';
 import { eventsFeature } from './events/feature.js';
+import { messagesFeature } from './messages/feature.js';
 import { authenticate } from './http/authenticate.js';
 import { sendingAccessOf, type Feature } from './http/endpoints.js';
 import { featureRouter, type FeatureMount } from './http/feature-router.js';
 import { sameOriginOnly } from './http/same-origin.js';
 import { noStore } from './http/security-headers.js';
 import type { RedisGuards } from './redis-guards.js';
+import { returnPathsFeature } from './return-paths/feature.js';
 import { settingsFeature } from './settings/feature.js';
 import { suppressionsFeature } from './suppressions/feature.js';
 import { unsubscribeLinksFeature } from './unsubscribe/feature.js';
@@ -34,6 +37,11 @@ export type RoutersConfig = Pick<
   | 'CONSOLE_SESSION_HOURS'
   | 'CONSOLE_DIR'
   | 'PUBLIC_BASE_URL'
+  | 'BOUNCE_DOMAINS'
+  | 'BOUNCE_LOCAL_PART'
+  | 'RETURN_PATH_SECRET_OVERLAP_DAYS'
+  | 'MAIL_UNSIGNED_DOMAINS'
+  | 'MAIL_MAX_MESSAGE_BYTES'
 >;
 
 export interface RoutersDeps {
@@ -49,6 +57,8 @@ export interface RoutersDeps {
   reclassifications?: Pick<ReclassificationQueue, 'queue'> | undefined;
   /** Queues the events of `POST /events`, resolving to their job ids once Redis holds them all; without it, they answer 503. */
   publishEvents?: PublishEvents | undefined;
+  /** Queues the messages of `POST /messages` for the mail worker; without it, they answer 503. */
+  mail?: Pick<MailProducer, 'queue'> | undefined;
   /** Queues replayed deliveries at once; without it (or when it fails) the worker's sweeper queues them within a minute and a half. */
   queueDeliveries?: ((due: readonly DueDelivery[]) => Promise<void>) | undefined;
 }
@@ -91,10 +101,26 @@ export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersD
   const allowlist = served(allowlistFeature, { db, reads });
   const events = served(eventsFeature, { publish: deps.publishEvents, metrics });
   const links = served(unsubscribeLinksFeature, { db, publicBaseUrl: config.PUBLIC_BASE_URL });
+  const returnPaths = served(returnPathsFeature, {
+    db,
+    bounceDomains: config.BOUNCE_DOMAINS,
+    localPart: config.BOUNCE_LOCAL_PART,
+    overlapDays: config.RETURN_PATH_SECRET_OVERLAP_DAYS,
+  });
+  const messages = served(messagesFeature, {
+    db,
+    settings: {
+      bounceDomains: config.BOUNCE_DOMAINS,
+      localPart: config.BOUNCE_LOCAL_PART,
+      unsignedDomains: config.MAIL_UNSIGNED_DOMAINS,
+    },
+    maxBytes: config.MAIL_MAX_MESSAGE_BYTES,
+    mail: deps.mail,
+  });
 
   // The suppressions first: their requests, by far the most, then pass no other router.
   const authentication = { db, logger, cacheTtlMs: config.AUTH_CACHE_TTL_MS, failureLimit };
-  for (const feature of [suppressions, webhooks, settings, bounces, allowlist, events, links]) {
+  for (const feature of [suppressions, webhooks, settings, bounces, allowlist, events, links, returnPaths, messages]) {
     const guards = [noStore, authenticate({ ...authentication, sendingAccess: feature.sendingAccess }), ...rateLimited];
     app.use(feature.mountPath, feature.router({ guards, idempotent }));
   }

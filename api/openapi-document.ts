@@ -4,9 +4,11 @@ import { bouncesFeature } from './bounces/feature.js';
 import { consoleSessionFeature } from './console/session-feature.js';
 import { eventsFeature } from './events/feature.js';
 import { feedsFeature } from './feeds/feature.js';
+import { messagesFeature } from './messages/feature.js';
 import { documentPath, operationsOf, type Feature } from './http/endpoints.js';
 import { BEARER_SECURITY } from './openapi/responses.js';
 import { opsFeature } from './ops/feature.js';
+import { returnPathsFeature } from './return-paths/feature.js';
 import { settingsFeature } from './settings/feature.js';
 import { suppressionsFeature } from './suppressions/feature.js';
 import { unsubscribeLinksFeature, unsubscribePageFeature } from './unsubscribe/feature.js';
@@ -25,6 +27,8 @@ const features: readonly Feature<never>[] = [
   allowlistFeature,
   unsubscribeLinksFeature,
   unsubscribePageFeature,
+  returnPathsFeature,
+  messagesFeature,
   consoleSessionFeature,
   feedsFeature,
   opsFeature,
@@ -98,6 +102,16 @@ export function openApiDocument(): OpenApiDocument {
         name: 'Events',
         description:
           'Bounce and complaint events from any mail system, in the job format the workers take; see docs/events.md.',
+      },
+      {
+        name: 'Return paths',
+        description:
+          'Signed VERP return paths, so that a bounce or a complaint is known to be about the recipient it names; see docs/mail.md.',
+      },
+      {
+        name: 'Messages',
+        description:
+          'Raw bounces (delivery status notifications), complaints (ARF reports) and automatic replies, as mail servers send them; see docs/mail.md.',
       },
       { name: 'Operations', description: 'Health, metrics and this reference; no API key.' },
     ],

@@ -4,7 +4,8 @@ import { createBatchProducer } from '../src/batches/batch-producer.js';
 import { createReclassificationQueue } from '../src/bounces/reclassification-queue.js';
 import { hasUsableApiKey } from '../src/accounts/api-key-repository.js';
 import { createEventProducer } from '../src/events/event-producer.js';
-import { BATCHES_QUEUE, EVENTS_QUEUE, MAINTENANCE_QUEUE } from '../src/queues.js';
+import { createMailProducer } from '../src/mail/messages/mail-producer.js';
+import { BATCHES_QUEUE, EVENTS_QUEUE, MAIL_QUEUE, MAINTENANCE_QUEUE } from '../src/queues.js';
 import { createRedis, redisEndpoint } from '../src/redis.js';
 import { createDeliveryQueue, queueDeliveries } from '../src/webhooks/delivery-queue.js';
 import type { Runtime } from '../src/runtime.js';
@@ -27,7 +28,7 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
   const deliveryQueue = createDeliveryQueue(redis, config.QUEUE_PREFIX);
   // Queue depth in /metrics and the dashboard read every queue over the same fail-fast client.
   const queues: Queue[] = [
-    ...[EVENTS_QUEUE, BATCHES_QUEUE, MAINTENANCE_QUEUE].map(
+    ...[EVENTS_QUEUE, BATCHES_QUEUE, MAINTENANCE_QUEUE, MAIL_QUEUE].map(
       (name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX }),
     ),
     deliveryQueue,
@@ -40,6 +41,8 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
   // Imports queue their batch jobs on it too: an import started while Redis is down answers 503.
   const batches = createBatchProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
   const reclassifications = createReclassificationQueue({ connection: redis, prefix: config.QUEUE_PREFIX });
+  // Uploaded mail messages too: a message handed in while Redis is down answers 503, and is sent again.
+  const mail = createMailProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
   metrics.collectProcessMetrics();
   // An app given no CONSOLE_DIR serves no console (the tests' apps); the API process serves, when it
   // is unset, the build next to its own compiled modules, which only it can locate.
@@ -56,6 +59,7 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
     queueDeliveries: (due) => queueDeliveries(deliveryQueue, due),
     imports: batches,
     reclassifications,
+    mail,
     stopping: () => stopping,
   });
   const listening = await listen(app, config.HOST, config.PORT);
@@ -74,6 +78,7 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
         await producer.close().catch(() => undefined);
         await batches.close().catch(() => undefined);
         await reclassifications.close().catch(() => undefined);
+        await mail.close().catch(() => undefined);
         await redis.quit().catch(() => redis.disconnect());
       }
     },

@@ -14,6 +14,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   webhooks: async () => (await import('./commands/webhooks.js')).webhooksCommand(),
   settings: async () => (await import('./commands/settings.js')).settingsCommand(),
   allowlist: async () => (await import('./commands/allowlist.js')).allowlistCommand(),
+  'return-paths': async () => (await import('./commands/return-paths.js')).returnPathsCommand(),
+  mail: async () => (await import('./commands/mail.js')).mailCommand(),
   events: async () => (await import('./commands/events.js')).eventsCommand(),
   import: async () => (await import('./commands/import.js')).importCommand(),
   remove: async () => (await import('./commands/import.js')).removeCommand(),

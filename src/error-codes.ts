@@ -25,7 +25,7 @@ export const ERROR_CODES = {
   },
   restricted_api_key: {
     status: 401,
-    when: 'A `sending_access` key on any endpoint but those it may call (`POST /suppressions/check`, `POST /bounces/classify`, `POST /unsubscribe-links`, `POST /events`), or to sign in to the console.',
+    when: 'A `sending_access` key on any endpoint but those it may call (`POST /suppressions/check`, `POST /bounces/classify`, `POST /unsubscribe-links`, `POST /return-paths`, `POST /events`), or to sign in to the console.',
     message: 'This API key is restricted to sending emails. Use a key with full access.',
   },
   unauthorized: {
@@ -99,9 +99,15 @@ export const ERROR_CODES = {
       rule: { id: '019ceba7-2d4e-7c10-9a3b-5e6f7a8b9c0d', value: 'example.com' },
     },
   },
+  return_paths_not_configured: {
+    status: 409,
+    when: 'A return path, or the secret that makes them, asked of a service with no bounce domain: its operator has not set `BOUNCE_DOMAINS`. A retry answers the same until then.',
+    message:
+      'Return paths cannot be made: the service has no bounce domain. Its operator must set BOUNCE_DOMAINS (a comma list of the domains that receive bounces, such as bounces.example.com).',
+  },
   payload_too_large: {
     status: 413,
-    when: 'A body over the limit: 1 MB, or 100 MB decoded for an import’s list (a declared length over it is refused before anything is read).',
+    when: 'A body over the limit: 1 MB, 10 MB for a mail message, or 100 MB decoded for an import’s list (a declared length over it is refused before anything is read).',
     message: ({ limit }: { limit: string }) => `The request body is larger than the limit of ${limit}.`,
     example: { limit: '1mb' },
   },

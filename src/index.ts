@@ -34,6 +34,7 @@ export {
   type SuppressionClientOptions,
 } from './client/suppression-client.js';
 export type { UnsubscribeHeaders, UnsubscribeHeadersResult } from './client/unsubscribe-headers.js';
+export { makeReturnPath, type ReturnPathOptions, type ReturnPathSecretInput } from './client/return-path.js';
 export { SuppressionApiError, SuppressionCheckUnavailableError } from './client/errors.js';
 export type { SuppressionCheckResult, InvalidAddress } from './client/check-result.js';
 export type { SendableAddresses } from './client/merge-results.js';

@@ -21,6 +21,16 @@ export interface Metrics {
   readonly httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
   /** `http_requests_in_flight`: requests received and not yet answered or abandoned. */
   readonly httpRequestsInFlight: Gauge;
+  /** `mail_messages_total{outcome}`: mail messages read (`read`), read before (`duplicate`) or `unreadable`. */
+  readonly mailMessages: Counter<'outcome'>;
+  /** `mail_records_total{kind,outcome}`: the records of the messages read, by kind and what came of each. */
+  readonly mailRecords: Counter<'kind' | 'outcome'>;
+  /** `imap_messages_total{outcome}`: messages of the IMAP mailbox queued, set aside as `too_large`, or whose queueing failed. */
+  readonly imapMessages: Counter<'outcome'>;
+  /** `smtp_messages_total{outcome}`: what the mail listener answered to each message (and each refused recipient). */
+  readonly smtpMessages: Counter<'outcome'>;
+  /** `smtp_connections`: connections the mail listener holds now. */
+  readonly smtpConnections: Gauge;
   /** `suppression_events_processed_total{outcome}`: event jobs completed by outcome, or `failed`. */
   readonly eventsProcessed: Counter<'outcome' | 'message_scope'>;
   /** `bounces_classified_total{category,provider}`: bounces recorded (duplicates not), by category and the provider that reported them. */
@@ -92,6 +102,35 @@ export function createMetrics(): Metrics {
     httpRequestsInFlight: new Gauge({
       name: 'http_requests_in_flight',
       help: 'HTTP requests received and not yet answered or abandoned by their client.',
+      registers: [registry],
+    }),
+    mailMessages: new Counter({
+      name: 'mail_messages_total',
+      help: 'Mail messages (bounces, complaints, automatic replies, others) taken from the mail queue, by outcome: read, duplicate (the same bytes read before) or unreadable.',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    mailRecords: new Counter({
+      name: 'mail_records_total',
+      help: 'Records of the mail messages read, by kind (bounce, delay, complaint, auto_reply, not_a_report) and outcome (event, unverified, recorded, no_recipient).',
+      labelNames: ['kind', 'outcome'] as const,
+      registers: [registry],
+    }),
+    imapMessages: new Counter({
+      name: 'imap_messages_total',
+      help: 'Messages of the IMAP mailbox (IMAP_URL), by outcome: queued, too_large (flagged and left, not queued) or queue_failed (Redis did not take it: left for the next poll).',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    smtpMessages: new Counter({
+      name: 'smtp_messages_total',
+      help: 'Messages the SMTP/LMTP listener was handed, by outcome: queued, refused_size, queue_failed, rate_limited, aborted (the client left during DATA); and refused_rcpt for each recipient outside the bounce domains.',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    smtpConnections: new Gauge({
+      name: 'smtp_connections',
+      help: 'Connections the SMTP/LMTP listener holds now.',
       registers: [registry],
     }),
     eventsProcessed: new Counter({

@@ -29,6 +29,9 @@ export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = {
 export const MAX_STALLS = 20;
 
 export const BATCHES_QUEUE = 'suppression-batches';
+
+/** Raw mail messages (bounces, complaints, automatic replies) waiting to be read by the mail worker. */
+export const MAIL_QUEUE = 'mail-messages';
 /** Batch results are kept a day, so an import that waits (or looks later) can read every job's counts. */
 export const KEEP_BATCH_RESULTS = { age: DAY_SECONDS };
 /** Addresses or ids in one batch job. */

@@ -10,6 +10,7 @@ export const SECRET_SETTINGS = [
   'REDIS_URL',
   'ADMIN_TOKEN',
   'METRICS_TOKEN',
+  'IMAP_PASSWORD',
 ] as const;
 
 export interface SecretFiles {

@@ -11,6 +11,7 @@ import {
 import { finishReclassification } from '../src/bounces/reclassification-repository.js';
 import { deleteImportsBefore } from '../src/imports/import-repository.js';
 import { IMPORT_RETENTION_MS } from '../src/imports/import-status.js';
+import { deleteMailMessagesBefore, MAIL_MESSAGE_RETENTION_MS } from '../src/mail/messages/mail-message-repository.js';
 import {
   EXPIRE_ENTRIES_JOB,
   EXPIRY_EVERY_MS,
@@ -76,6 +77,8 @@ export function startMaintenanceWorker(
       if (result.removed > 0) logger.info({ removed: result.removed }, 'expired entries removed');
       const imports = await deleteImportsBefore(db, new Date(Date.now() - IMPORT_RETENTION_MS));
       if (imports > 0) logger.info({ imports }, 'imports past their retention removed');
+      const messages = await deleteMailMessagesBefore(db, new Date(Date.now() - MAIL_MESSAGE_RETENTION_MS));
+      if (messages > 0) logger.info({ messages }, 'mail messages past their retention removed');
       return result;
     },
     // A sweep at a time per process; runners in other processes skip each other's rows.

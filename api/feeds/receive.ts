@@ -16,7 +16,10 @@ export interface FeedsDeps {
   sink: FeedSink;
 }
 
-/** A provider's payload: an object (SNS, Postmark, Mailgun, Resend) or an array of events (SendGrid). */
+/**
+ * A provider's payload: an object (SNS, Postmark, Mailgun, Resend, Postal, a KumoMTA record) or an array of
+ * events (SendGrid, a KumoMTA batch, which may also come as one record per line).
+ */
 const feedBodySchema = z
   .union([z.looseObject({}), z.array(z.looseObject({}))])
   .meta({ description: 'The provider’s payload, verbatim: verified over its raw bytes.' });
@@ -43,7 +46,7 @@ export const receiveFeedEndpoint: Endpoint<FeedsDeps> = {
     tags: ['Feeds'],
     summary: 'A provider’s bounce and complaint webhook',
     description:
-      'Where SES (through SNS), SendGrid, Postmark, Mailgun or Resend posts its events, as that provider sends them. No API key: the provider’s own signature or credentials authenticate the request. Answered 200 only once every bounce and complaint of the request is queued; anything else is retried by the provider.',
+      'Where SES (through SNS), SendGrid, Postmark, Mailgun, Resend, KumoMTA or Postal posts its events, as that provider sends them. No API key: the provider’s own signature or credentials authenticate the request. Answered 200 only once every bounce and complaint of the request is queued; anything else is retried by the provider.',
     request: {
       params: feedParamsSchema,
       body: jsonRequest(feedBodySchema, {

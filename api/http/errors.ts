@@ -26,7 +26,10 @@ function toAppError(error: unknown, bodyLimit: string): AppError | null {
   if (error instanceof AppError) return error;
   if (isClientError(error)) {
     if (error.type === 'entity.too.large') {
-      return new AppError('payload_too_large', errorMessage('payload_too_large', { limit: bodyLimit }));
+      // The parser's own limit where it names one (a mail message's is not the JSON bodies').
+      const { limit } = error as { limit?: unknown };
+      const named = typeof limit === 'number' && limit % 2 ** 20 === 0 ? `${limit / 2 ** 20}mb` : bodyLimit;
+      return new AppError('payload_too_large', errorMessage('payload_too_large', { limit: named }));
     }
     if (error.type === 'entity.parse.failed') {
       return new AppError('validation_error', 'The request body must be a valid JSON object.');

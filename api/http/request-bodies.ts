@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { REQUEST_BODY_LIMIT } from '../../src/config.js';
+import { MAIL_MESSAGE_LIMIT, REQUEST_BODY_LIMIT } from '../../src/config.js';
 import { jsonBodyOfStorableText } from './storable-text.js';
 
 /**
@@ -13,9 +13,10 @@ import { jsonBodyOfStorableText } from './storable-text.js';
  *   be stored instead (`src/events/event-schema.ts`): the event happened whatever bytes it carries.
  * - `form`: RFC 8058's one-click form, read as text whatever its type (urlencoded or multipart).
  * - `raw`: bytes, verbatim, whatever their type: a provider's payload, verified over them.
+ * - `message`: a mail message's bytes (`message/rfc822`), verbatim, up to a mail message's limit.
  * - `stream`: read by the handler as it arrives (an import's list), so never buffered here.
  */
-export type BodyKind = 'none' | 'json' | 'evidence' | 'form' | 'raw' | 'stream';
+export type BodyKind = 'none' | 'json' | 'evidence' | 'form' | 'raw' | 'message' | 'stream';
 
 /** A one-click body is one short field; nothing longer is read. */
 const ONE_CLICK_LIMIT = '16kb';
@@ -29,6 +30,7 @@ const PARSERS: Readonly<Record<BodyKind, RequestHandler | undefined>> = {
   evidence: express.json({ limit: REQUEST_BODY_LIMIT, strict: true }),
   form: express.text({ type: everyType, limit: ONE_CLICK_LIMIT }),
   raw: express.raw({ type: everyType, limit: REQUEST_BODY_LIMIT }),
+  message: express.raw({ type: everyType, limit: MAIL_MESSAGE_LIMIT }),
   stream: undefined,
 };
 

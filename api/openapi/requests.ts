@@ -21,3 +21,15 @@ export function jsonRequest(schema: z.ZodType, doc: JsonRequestDoc): ZodRequestB
     content: { [JSON_TYPE]: { schema, ...examples } },
   };
 }
+
+/** The media type of a mail message's bytes, as RFC 5322 writes them. */
+export const MESSAGE_TYPE = 'message/rfc822';
+
+/** A request body that is one mail message, verbatim. */
+export function messageRequest(description: string, example: string): ZodRequestBody {
+  return {
+    required: true,
+    description,
+    content: { [MESSAGE_TYPE]: { schema: { type: 'string', format: 'binary' }, example } },
+  };
+}

@@ -82,7 +82,7 @@ export function feedsCommand(): Command {
   create
     .option(
       '--scope-from <source>',
-      'where the scope of each message is read, for complaints to stay in it: Postmark stream, SES configuration-set, SendGrid asm-group or category, Mailgun tag (the first), or tag:<name> (a tag, metadata, custom argument or user variable of that name)',
+      'where the scope of each message is read, for complaints to stay in it: Postmark stream, SES configuration-set, SendGrid asm-group or category, Mailgun tag (the first), Postal tag, or tag:<name> (a tag, metadata, custom argument, user variable or KumoMTA meta field of that name)',
     )
     .option(
       '--json',

@@ -1,3 +1,4 @@
+import { EXAMPLE_DSN } from '../../api/messages/example-message.js';
 import express from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../api/openapi-document.js';
@@ -20,6 +21,7 @@ import { basicAuth } from '../support/feed-signers.js';
 const app = useFeedApp({
   rateLimitPerSecond: 10_000,
   webhooks: { allowPrivateEndpoints: true, queue: () => Promise.resolve() },
+  env: { BOUNCE_DOMAINS: 'bounces.example.com' },
 });
 const checker = contractChecker(openApiDocument());
 
@@ -255,6 +257,19 @@ const table: Entry[] = [
       body: 'List-Unsubscribe=One-Click',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     }),
+  ),
+  row('POST /messages 202', 'a bounce message is handed in', () =>
+    send('POST', '/messages', { body: EXAMPLE_DSN, headers: { 'content-type': 'message/rfc822' } }),
+  ),
+  row('POST /messages/parse 200', 'a bounce message is read without a record', () =>
+    send('POST', '/messages/parse', { body: EXAMPLE_DSN, headers: { 'content-type': 'message/rfc822' } }),
+  ),
+  row('POST /return-paths 200', 'the return paths of two recipients are asked for', () =>
+    json('POST', '/return-paths', { recipients: [uniqueEmail(), uniqueEmail()], message_id: '<a1@mail.example.com>' }),
+  ),
+  row('GET /return-paths/secret 200', 'the return-path secret is fetched', () => json('GET', '/return-paths/secret')),
+  row('POST /return-paths/secret/rotate 200', 'the return-path secret is rotated', () =>
+    json('POST', '/return-paths/secret/rotate'),
   ),
   row('POST /console/session 201', 'a full-access key signs in to the console', () =>
     consoleAnswer('POST', '/console/session', { cookie: null, body: { api_key: the().token } }),

@@ -144,6 +144,9 @@ const PROVOKE: Record<ErrorCode, () => Promise<ApiResponse>> = {
     await app.redis.set(redisKey, JSON.stringify({ state: 'running', fingerprint: stored.fingerprint }), 'EX', 60);
     return api.post('/suppressions', body, { headers: { 'idempotency-key': idempotencyKey } });
   },
+  // The file's app has no BOUNCE_DOMAINS.
+  return_paths_not_configured: async () =>
+    (await newApiAccount(app)).api.post('/return-paths', { recipients: ['reader@example.com'] }),
   payload_too_large: async () =>
     (await newApiAccount(app)).api.post('/suppressions/batch/add', {
       emails: ['a@example.com'],

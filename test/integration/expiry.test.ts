@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImport, recordImportJob } from '../../src/imports/import-repository.js';
 import { updateSettings } from '../../src/policy/settings-repository.js';
@@ -284,6 +285,27 @@ describe('the scheduled sweep', () => {
     expect(await expiryAudit(accountId)).toHaveLength(1);
     const completed = await maintenance.queue.getJobs(['completed']);
     expect(completed.some((job) => job.name === EXPIRE_ENTRIES_JOB && job.returnvalue.removed >= 1)).toBe(true);
+  });
+
+  it('when a mail message was received more than 30 days ago, then the sweep removes its record, and keeps a younger one', async () => {
+    const digests = [randomBytes(32), randomBytes(32)];
+    for (const [index, digest] of digests.entries()) {
+      await database.db.query({
+        text: `INSERT INTO mail_messages (digest, source, received_at, size, format, verified, records)
+               VALUES ($1, 'smtp', now() - make_interval(days => $2), 100, 'rfc3464', false, '[]')`,
+        values: [digest, index === 0 ? 31 : 29],
+      });
+    }
+
+    const kept = async () =>
+      (
+        await database.db.query<{ digest: Buffer }>({
+          text: 'SELECT digest FROM mail_messages WHERE digest = ANY($1)',
+          values: [digests],
+        })
+      ).rows.map((row) => row.digest.toString('hex'));
+    await eventually(async () => (await kept()).length === 1, 10_000, 'the scheduled sweep');
+    expect(await kept()).toEqual([digests[1]!.toString('hex')]);
   });
 
   it('when an import is older than 30 days, then the sweep removes it with its jobs, and keeps a younger one', async () => {

@@ -1,12 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free-port.js';
 import { sleep } from './sleep.js';
+import { stopProgram } from './stop-program.js';
 
 /** Debian's Prometheus and its promtool, unless PROMETHEUS_PATH / PROMTOOL_PATH name others. */
 export const PROMETHEUS_PATH = process.env['PROMETHEUS_PATH'] || '/usr/bin/prometheus';
@@ -94,12 +94,7 @@ export async function startPrometheus({
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
   const url = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    }
-    await rm(dir, { recursive: true, force: true });
+    await stopProgram(child, dir);
   };
 
   try {

@@ -6,6 +6,7 @@ import { createBatchProducer } from '../../src/batches/batch-producer.js';
 import { createEventProducer } from '../../src/events/event-producer.js';
 import { listen, type RunningServer } from '../../api/server.js';
 import type { Database } from '../../src/db/database.js';
+import { createMailProducer } from '../../src/mail/messages/mail-producer.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE, MAINTENANCE_QUEUE } from '../../src/queues.js';
 import { createReclassificationQueue } from '../../src/bounces/reclassification-queue.js';
 import { newAccount, type TestAccount } from './accounts.js';
@@ -126,6 +127,9 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       });
       producers.push(reclassifications);
       deps.reclassifications = settings.reclassifications ?? reclassifications;
+      const mail = createMailProducer({ connection, prefix: events.prefix, connectTimeoutMs: 1000 });
+      producers.push(mail);
+      deps.mail = mail;
     }
     return { settings: { ...settings, env }, deps };
   }

@@ -21,6 +21,18 @@ const DEFAULTS = {
   AUTH_FAILURES_PER_SECOND: 20,
   AUTH_CACHE_TTL_MS: 5000,
   TRUST_PROXY: false,
+  BOUNCE_DOMAINS: [],
+  BOUNCE_LOCAL_PART: 'bounces',
+  RETURN_PATH_SECRET_OVERLAP_DAYS: 7,
+  MAIL_UNSIGNED_DOMAINS: new Map(),
+  MAIL_MAX_MESSAGE_BYTES: 10 * 2 ** 20,
+  IMAP_POLL_SECONDS: 60,
+  IMAP_AFTER: { action: 'move', folder: 'Processed' },
+  IMAP_TLS_REJECT_UNAUTHORIZED: true,
+  SMTP_HOST: '127.0.0.1',
+  SMTP_PROTOCOL: 'smtp',
+  SMTP_MAX_CONNECTIONS: 100,
+  SMTP_MESSAGES_PER_MINUTE_PER_CLIENT: 3000,
   FEEDS_EMAIL_ID_TAG: 'email_id',
   FEEDS_SNS_EXTRA_CERT_HOSTS: [],
   WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: false,
@@ -294,5 +306,49 @@ describe('process settings', () => {
 
   it.each(['60001', '-1', 'soon'])('when SHUTDOWN_DELAY_MS is "%s", then a ConfigError names it', (value) => {
     expect(configErrorFor({ SHUTDOWN_DELAY_MS: value }).message).toContain('SHUTDOWN_DELAY_MS');
+  });
+});
+
+describe('mail listener settings', () => {
+  it('when SMTP_PORT is set without a bounce domain, then it is refused: the listener would take no mail', () => {
+    expect(configErrorFor({ SMTP_PORT: '2525' }).message).toMatch(/SMTP_PORT: needs BOUNCE_DOMAINS/);
+    expect(loadConfig({ SMTP_PORT: '2525', BOUNCE_DOMAINS: 'bounces.example.com' })).toMatchObject({ SMTP_PORT: 2525 });
+  });
+
+  it('when only one of SMTP_TLS_CERT_FILE and SMTP_TLS_KEY_FILE is set, then it is refused naming the other', () => {
+    expect(configErrorFor({ SMTP_TLS_CERT_FILE: '/etc/ssl/cert.pem' }).message).toMatch(
+      /SMTP_TLS_KEY_FILE: must be set/,
+    );
+    expect(configErrorFor({ SMTP_TLS_KEY_FILE: '/etc/ssl/key.pem' }).message).toMatch(
+      /SMTP_TLS_CERT_FILE: must be set/,
+    );
+  });
+});
+
+describe('the IMAP mailbox settings', () => {
+  it('when IMAP_URL is set without IMAP_PASSWORD, then the configuration is refused naming the password', () => {
+    expect(configErrorFor({ IMAP_URL: 'imaps://bounces@mail.example.com/INBOX' }).message).toMatch(
+      /IMAP_PASSWORD: must be set \(or IMAP_PASSWORD_FILE\) when IMAP_URL is/,
+    );
+  });
+
+  it.each([
+    ['imaps://mail.example.com/INBOX', 'must name the user'],
+    ['imaps://bounces:secret@mail.example.com/INBOX', 'must not hold the password'],
+    ['https://bounces@mail.example.com/INBOX', 'must be an imaps:// or imap:// URL'],
+  ])('when IMAP_URL is %j, then it is refused: %s', (value, problem) => {
+    expect(configErrorFor({ IMAP_URL: value, IMAP_PASSWORD: 'pw' }).message).toContain(`IMAP_URL: ${problem}`);
+  });
+
+  it.each([
+    ['move:Bounces/Done', { action: 'move', folder: 'Bounces/Done' }],
+    ['flag', { action: 'flag' }],
+    ['keep', { action: 'keep' }],
+  ])('when IMAP_AFTER is %j, then it reads as %j', (value, expected) => {
+    expect(loadConfig({ IMAP_AFTER: value }).IMAP_AFTER).toEqual(expected);
+  });
+
+  it.each(['delete', 'move:', 'move'])('when IMAP_AFTER is %j, then it is refused', (value) => {
+    expect(configErrorFor({ IMAP_AFTER: value }).message).toContain('IMAP_AFTER: must be move:<folder>, flag or keep');
   });
 });

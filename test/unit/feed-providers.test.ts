@@ -42,7 +42,7 @@ afterEach(() => {
 
 describe('the feed provider registry', () => {
   it('when the registry is read, then the provider list is its names, each found by its name', () => {
-    expect(PROVIDERS).toEqual(['ses', 'sendgrid', 'postmark', 'mailgun', 'resend']);
+    expect(PROVIDERS).toEqual(['ses', 'sendgrid', 'postmark', 'mailgun', 'resend', 'kumomta', 'postal']);
     for (const provider of FEED_PROVIDERS) expect(feedProvider(provider.name)).toBe(provider);
   });
 
@@ -66,6 +66,7 @@ describe('the feed provider registry', () => {
       '--public-key <base64>',
       '--signing-key <key>',
       '--signing-secret <secret>',
+      '--postal-public-key <key>',
       '--scope-from <source>',
       '--json',
     ]);
@@ -139,6 +140,7 @@ describe('feed settings', () => {
       ['publicKey', ['sendgrid']],
       ['signingKey', ['mailgun']],
       ['signingSecret', ['resend']],
+      ['postalPublicKey', ['postal']],
     ]);
   });
 });

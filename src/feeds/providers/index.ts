@@ -1,5 +1,7 @@
 import type { FeedProvider } from '../feed-provider.js';
+import { kumomta } from './kumomta/provider.js';
 import { mailgun } from './mailgun/provider.js';
+import { postal } from './postal/provider.js';
 import { postmark } from './postmark/provider.js';
 import { resend } from './resend/provider.js';
 import { sendgrid } from './sendgrid/provider.js';
@@ -11,7 +13,7 @@ import { ses } from './ses/provider.js';
  * from this list: a provider is its folder beside this file and its line here (and its name in the
  * `feeds.provider` check of the database).
  */
-export const FEED_PROVIDERS = [ses, sendgrid, postmark, mailgun, resend] as const;
+export const FEED_PROVIDERS = [ses, sendgrid, postmark, mailgun, resend, kumomta, postal] as const;
 
 type Registered = (typeof FEED_PROVIDERS)[number];
 
