@@ -215,6 +215,7 @@ describe('the service on a Redis Cluster', () => {
     expect(response.status).toBe(200);
     const names = (response.body.queues as { name: string }[]).map((queue) => queue.name).sort();
     expect(names).toEqual([
+      'mail-messages',
       'suppression-batches',
       'suppression-events',
       'suppression-maintenance',
