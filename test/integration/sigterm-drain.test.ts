@@ -276,52 +276,61 @@ async function signal(service: ServiceProcess): Promise<{ code: number | null; t
 }
 
 describe('SIGTERM to the all-in-one process', () => {
-  it('when requests are in flight and events stream in, then every request is answered whole, it exits 0, and no event is lost', async () => {
-    // The checks wait on a lock below for as long as the machine takes to send them all; their
-    // statements must outlast that wait, not the default 5 s.
-    const service = await start({ DATABASE_STATEMENT_TIMEOUT_MS: '60000', DATABASE_POOL_SIZE: String(HELD_POOL_SIZE) });
-    const url = service.url as string;
-    const account = await newAccount(database.db);
-    const stream = await streamUnderWay(account.accountId);
-    // An account of its own: the import's entries are records of the audit trail too.
-    let finishUpload: () => void = () => undefined;
-    const upload = trickledImport(
-      url,
-      await newAccount(database.db),
-      new Promise<void>((resolve) => (finishUpload = resolve)),
-    );
-    await upload.reading;
-    // The checks wait on the lock until the signal has been taken: all of them are in flight then.
-    const lock = await lockSuppressions();
-    let answered = 0;
-    const checks = Array.from({ length: CHECKS }, () =>
-      check(url, account.token, uniqueEmails(CHECK_SIZE)).finally(() => (answered += 1)),
-    );
-    await everyRequestReceived(service, () => answered, CHECKS + 1);
+  // Two service processes, a stream of events and a drain, each step waiting on the one before: on
+  // two cores shared with the rest of the suite this takes up to a minute, and the bound is for a hang.
+  it(
+    'when requests are in flight and events stream in, then every request is answered whole, it exits 0, and no event is lost',
+    { timeout: 90_000 },
+    async () => {
+      // The checks wait on a lock below for as long as the machine takes to send them all; their
+      // statements must outlast that wait, not the default 5 s.
+      const service = await start({
+        DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+        DATABASE_POOL_SIZE: String(HELD_POOL_SIZE),
+      });
+      const url = service.url as string;
+      const account = await newAccount(database.db);
+      const stream = await streamUnderWay(account.accountId);
+      // An account of its own: the import's entries are records of the audit trail too.
+      let finishUpload: () => void = () => undefined;
+      const upload = trickledImport(
+        url,
+        await newAccount(database.db),
+        new Promise<void>((resolve) => (finishUpload = resolve)),
+      );
+      await upload.reading;
+      // The checks wait on the lock until the signal has been taken: all of them are in flight then.
+      const lock = await lockSuppressions();
+      let answered = 0;
+      const checks = Array.from({ length: CHECKS }, () =>
+        check(url, account.token, uniqueEmails(CHECK_SIZE)).finally(() => (answered += 1)),
+      );
+      await everyRequestReceived(service, () => answered, CHECKS + 1);
 
-    const stopped = signal(service);
-    await eventually(
-      () => Promise.resolve(service.logs.some((line) => line['msg'] === 'shutting down')),
-      10_000,
-      'the signal taken',
-    );
-    expect(answered).toBe(0);
-    await lock.release();
-    finishUpload();
-    await sleep(200);
-    const published = await stream.stop();
+      const stopped = signal(service);
+      await eventually(
+        () => Promise.resolve(service.logs.some((line) => line['msg'] === 'shutting down')),
+        10_000,
+        'the signal taken',
+      );
+      expect(answered).toBe(0);
+      await lock.release();
+      finishUpload();
+      await sleep(200);
+      const published = await stream.stop();
 
-    const { code, tookMs } = await stopped;
-    expect(code).toBe(0);
-    expect(tookMs).toBeLessThan(SERVER_TIMEOUTS.processGraceMs);
-    for (const answer of await Promise.all(checks)) expectWholeCheck(answer);
-    const imported = await upload.answer;
-    expect(imported.status).toBe(202);
-    expect(JSON.parse(imported.body)).toMatchObject({ object: 'import', status: 'processing' });
-    expect(service.logs.some((line) => line['msg'] === 'shutdown took too long, exiting')).toBe(false);
-    await expectNoneLost(account.accountId, published);
-    await expectAllAppliedByAnotherWorker(account.accountId, published);
-  });
+      const { code, tookMs } = await stopped;
+      expect(code).toBe(0);
+      expect(tookMs).toBeLessThan(SERVER_TIMEOUTS.processGraceMs);
+      for (const answer of await Promise.all(checks)) expectWholeCheck(answer);
+      const imported = await upload.answer;
+      expect(imported.status).toBe(202);
+      expect(JSON.parse(imported.body)).toMatchObject({ object: 'import', status: 'processing' });
+      expect(service.logs.some((line) => line['msg'] === 'shutdown took too long, exiting')).toBe(false);
+      await expectNoneLost(account.accountId, published);
+      await expectAllAppliedByAnotherWorker(account.accountId, published);
+    },
+  );
 });
 
 describe('SIGTERM to ROLE=api with SHUTDOWN_DELAY_MS', () => {
