@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
-import { MAIL_MESSAGE_LIMIT, REQUEST_BODY_LIMIT } from '../../src/config.js';
+import { REQUEST_BODY_LIMIT } from '../../src/config.js';
+import { MAIL_MESSAGE_LIMIT } from '../../src/mail-config.js';
 import { jsonBodyOfStorableText } from './storable-text.js';
 
 /**
