@@ -58,8 +58,8 @@ export const MAIL_SETTINGS = {
     .default(new Map()),
   /** The largest mail message read (SMTP, IMAP, `POST /messages`), in bytes: 10 MB. */
   MAIL_MAX_MESSAGE_BYTES: positiveInt
-    .pipe(z.number().max(100 * 2 ** 20, { error: 'must be at most 104857600 (100 MB)' }))
-    .default(10 * 2 ** 20),
+    .pipe(z.number().max(MAIL_MESSAGE_LIMIT, { error: `must be at most ${MAIL_MESSAGE_LIMIT} (10 MB)` }))
+    .default(MAIL_MESSAGE_LIMIT),
   /**
    * The port of the SMTP (or LMTP) listener that takes bounces and complaints from mail servers, in
    * the workers process that runs the `events` workers. Unset, no listener.

@@ -111,3 +111,10 @@ describe('MAIL_UNSIGNED_DOMAINS', () => {
     },
   );
 });
+
+describe('MAIL_MAX_MESSAGE_BYTES', () => {
+  it('when it is above the 10 MB that POST /messages reads, then the setting is refused, naming it', () => {
+    expect(() => loadConfig({ MAIL_MAX_MESSAGE_BYTES: String(10 * 2 ** 20 + 1) })).toThrow(/MAIL_MAX_MESSAGE_BYTES/);
+    expect(loadConfig({ MAIL_MAX_MESSAGE_BYTES: String(2 ** 20) }).MAIL_MAX_MESSAGE_BYTES).toBe(2 ** 20);
+  });
+});
