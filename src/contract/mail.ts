@@ -1,18 +1,8 @@
 import { z } from 'zod';
+import { MAIL_RECORD_KINDS, UNVERIFIED_REASONS } from '../domain/mail-records.js';
 import { bounceCategorySchema, bounceReasonSchema } from './audit-record.js';
 
 /** The answers of the `/messages` operations; `.strict()` as in suppression.ts. */
-
-const MAIL_RECORD_KINDS = ['bounce', 'delay', 'complaint', 'auto_reply', 'not_a_report'] as const;
-const UNVERIFIED_REASONS = [
-  'no_return_path',
-  'malformed',
-  'unknown_secret',
-  'bad_signature',
-  'retired_secret',
-  'other_message',
-  'other_account',
-] as const;
 
 export const mailRecordSchema = z
   .object({

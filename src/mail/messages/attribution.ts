@@ -1,25 +1,10 @@
 import type { Queryable } from '../../db/database.js';
+import type { UnverifiedReason } from '../../domain/mail-records.js';
 import type { Scope } from '../../domain/scope.js';
 import type { ParsedMailMessage } from '../report/mail-record.js';
 import { returnPathToken } from '../return-paths/address.js';
-import {
-  messageReferenceOf,
-  verifyReturnPath,
-  type ReturnPathPlace,
-  type ReturnPathProblem,
-} from '../return-paths/verify.js';
+import { messageReferenceOf, verifyReturnPath, type ReturnPathPlace } from '../return-paths/verify.js';
 import type { MailEnvelope } from './mail-job.js';
-
-/**
- * Why a message acts for nobody:
- * - a return path's own problem (`malformed`, `bad_signature`, ...), for the first one it came to;
- * - `no_return_path`: it came to no return path of the service and names none;
- * - `other_message`: the return path is sound but was made for another message than the one the
- *   report encloses;
- * - `other_account`: uploaded with a key of another account than the return path's.
- */
-export type UnverifiedReason =
-  Exclude<ReturnPathProblem, 'not_a_return_path'> | 'no_return_path' | 'other_message' | 'other_account';
 
 /** Whom a message's records act for. */
 export type Attribution =

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/database.js';
 import type { MailSource } from './mail-job.js';
 import type { RecordResult } from './message-evidence.js';
-import type { UnverifiedReason } from './attribution.js';
+import type { UnverifiedReason } from '../../domain/mail-records.js';
 
 export interface MailMessageRow {
   digest: string;

@@ -1,6 +1,6 @@
-/** What one record of a report says about one recipient. */
-export const MAIL_RECORD_KINDS = ['bounce', 'delay', 'complaint', 'auto_reply', 'not_a_report'] as const;
-export type MailRecordKind = (typeof MAIL_RECORD_KINDS)[number];
+import type { MailRecordKind } from '../../domain/mail-records.js';
+
+export { MAIL_RECORD_KINDS, type MailRecordKind } from '../../domain/mail-records.js';
 
 export interface MailRecord {
   kind: MailRecordKind;
