@@ -1,3 +1,5 @@
+import { messageRequest } from '../openapi/requests.js';
+
 /** A standard delivery status notification, as Postfix sends one: the documented example of both endpoints. */
 export const EXAMPLE_DSN = [
   'From: MAILER-DAEMON@mx.example.net (Mail Delivery System)',
@@ -22,3 +24,9 @@ export const EXAMPLE_DSN = [
   '--b1--',
   '',
 ].join('\r\n');
+
+/** The request body of both endpoints: one message, verbatim. */
+export const MESSAGE_BODY = messageRequest(
+  'One message, as RFC 5322 bytes (`Content-Type: message/rfc822`).',
+  EXAMPLE_DSN,
+);

@@ -4,10 +4,9 @@ import { AppError } from '../../src/errors.js';
 import { previewMailMessage } from '../../src/mail/messages/preview.js';
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
-import { messageRequest } from '../openapi/requests.js';
 import { authenticatedErrors, BODY_ERRORS, jsonAnswer } from '../openapi/responses.js';
 import type { MessagesDeps } from './deps.js';
-import { EXAMPLE_DSN } from './example-message.js';
+import { MESSAGE_BODY } from './example-message.js';
 import { messageBytes } from './message-bytes.js';
 
 export const parseMessageEndpoint: Endpoint<MessagesDeps> = {
@@ -21,7 +20,7 @@ export const parseMessageEndpoint: Endpoint<MessagesDeps> = {
     summary: 'Read a bounce, complaint or automatic reply, and record nothing',
     description:
       'Reads one raw mail message as the mail worker would: its records (one per recipient of a delivery status notification), whom each acts on, and the classifier’s decision on each bounce. Writes nothing, as `POST /bounces/classify` does for single bounces. A record acts only when the message came to a return path of this account (`POST /return-paths`).',
-    request: { body: messageRequest('One message, as RFC 5322 bytes (`Content-Type: message/rfc822`).', EXAMPLE_DSN) },
+    request: { body: MESSAGE_BODY },
     responses: {
       200: jsonAnswer('The records the message gives, in order.', mailRecordListSchema, {
         object: 'list',

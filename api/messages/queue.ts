@@ -2,10 +2,9 @@ import { queuedMailMessageSchema, type QueuedMailMessage } from '../../src/contr
 import { AppError } from '../../src/errors.js';
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
-import { messageRequest } from '../openapi/requests.js';
 import { authenticatedErrors, BODY_ERRORS, jsonAnswer } from '../openapi/responses.js';
 import type { MessagesDeps } from './deps.js';
-import { EXAMPLE_DSN } from './example-message.js';
+import { MESSAGE_BODY } from './example-message.js';
 import { messageBytes } from './message-bytes.js';
 
 export const queueMessageEndpoint: Endpoint<MessagesDeps> = {
@@ -19,7 +18,7 @@ export const queueMessageEndpoint: Endpoint<MessagesDeps> = {
     summary: 'Hand in a bounce, complaint or automatic reply',
     description:
       'Queues one raw mail message for the mail worker, which reads it as `POST /messages/parse` shows and queues the events of its records for this account. Answered 202 once the message is queued. The same bytes are one message: sent again, it is applied once. A record acts only when the message came to a return path of this account.',
-    request: { body: messageRequest('One message, as RFC 5322 bytes (`Content-Type: message/rfc822`).', EXAMPLE_DSN) },
+    request: { body: MESSAGE_BODY },
     responses: {
       202: jsonAnswer('Queued.', queuedMailMessageSchema, {
         object: 'mail_message',

@@ -12,6 +12,9 @@ export interface MailEnvelope {
   rcpt_to: string[];
 }
 
+/** The envelope of a message that came through no SMTP transaction (an upload). */
+export const NO_ENVELOPE: MailEnvelope = Object.freeze({ mail_from: null, rcpt_to: [] as string[] });
+
 /**
  * A message queued on `MAIL_QUEUE`: its bytes (base64) and how it came. `account_id` is set for an
  * upload: the message then acts only for the account whose key uploaded it.

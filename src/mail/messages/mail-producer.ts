@@ -1,6 +1,6 @@
 import { producerQueue, type ProducerConnectionOptions } from '../../producer-queue.js';
 import { MAIL_QUEUE } from '../../queues.js';
-import { mailDigest, mailJobId, type MailEnvelope, type MailJob, type MailSource } from './mail-job.js';
+import { mailDigest, mailJobId, NO_ENVELOPE, type MailEnvelope, type MailJob, type MailSource } from './mail-job.js';
 
 export interface QueuedMail {
   /** The message's SHA-256, hex: the same bytes are one message. */
@@ -23,7 +23,7 @@ export interface MailProducer {
 export function createMailProducer(options: ProducerConnectionOptions): MailProducer {
   const queue = producerQueue(MAIL_QUEUE, options);
   return {
-    async queue(raw, { source, envelope = { mail_from: null, rcpt_to: [] }, accountId, receivedAt = new Date() }) {
+    async queue(raw, { source, envelope = NO_ENVELOPE, accountId, receivedAt = new Date() }) {
       const digest = mailDigest(raw);
       const data: MailJob = {
         raw: raw.toString('base64'),

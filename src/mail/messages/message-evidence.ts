@@ -7,7 +7,7 @@ import type { Attribution } from './attribution.js';
 const MAIL_SOURCE_NAMESPACE = '7c1b4c8e-5f0a-4a5e-9a7d-2e6f1c3b9d40';
 
 /** The provider an event of a report names: the report's reader (`postfix`, `rfc3464`, ...) under `mail`. */
-export function mailProvider(format: string): string {
+function mailProvider(format: string): string {
   return `mail:${format}`.slice(0, 64);
 }
 

@@ -4,7 +4,7 @@ import type { BounceCategory, BounceReason } from '../../domain/bounce-categorie
 import type { MailRecordKind } from '../report/mail-record.js';
 import type { UnverifiedReason } from '../../domain/mail-records.js';
 import { attributeMessage, type AttributionSettings } from './attribution.js';
-import type { MailEnvelope } from './mail-job.js';
+import { NO_ENVELOPE } from './mail-job.js';
 import { bounceOf } from './message-evidence.js';
 import { parsedOrWhyNot } from './read-mail-message.js';
 
@@ -37,11 +37,11 @@ export async function previewMailMessage(
   db: Queryable,
   raw: Buffer,
   settings: AttributionSettings,
-  { now, uploadedBy, maxBytes, envelope }: { now: Date; uploadedBy: string; maxBytes: number; envelope?: MailEnvelope },
+  { now, uploadedBy, maxBytes }: { now: Date; uploadedBy: string; maxBytes: number },
 ): Promise<MailPreview> {
   const parsed = await parsedOrWhyNot(raw, maxBytes);
   if (typeof parsed === 'string') return { readable: false, reason: parsed };
-  const attribution = await attributeMessage(db, parsed, envelope ?? { mail_from: null, rcpt_to: [] }, settings, {
+  const attribution = await attributeMessage(db, parsed, NO_ENVELOPE, settings, {
     now,
     uploadedBy,
   });

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/database.js';
 import type { SuppressionEventInput } from '../../events/event-schema.js';
 import { MailMessageTooLargeError, UnreadableMailMessageError } from '../report/mail-errors.js';
-import type { MailRecordKind, ParsedMailMessage } from '../report/mail-record.js';
+import type { ParsedMailMessage } from '../report/mail-record.js';
 import { parseMailMessage } from '../report/parse-mail-message.js';
 import { attributeMessage, type Attribution, type AttributionSettings } from './attribution.js';
 import { mailDigest, type MailJob } from './mail-job.js';
@@ -74,9 +74,4 @@ export async function readMailMessage(deps: MailReaderDeps, job: MailJob): Promi
     records: evidence.results,
   });
   return { outcome: 'read', format: parsed.format, verified: attribution.verified, records: evidence.results };
-}
-
-/** The kinds of a reading's records, for counting. */
-export function recordKinds(reading: MailReading): MailRecordKind[] {
-  return reading.outcome === 'read' ? reading.records.map((record) => record.kind) : [];
 }
