@@ -2,10 +2,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { API, messageOf, ORIGINS, request, type SuppressionPage } from '../api.js';
 import { ComplaintReason } from '../components/complaint-reason.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { EntriesTable } from '../components/entries-table.js';
 import { ErrorMessage, Loading, StatusMessage } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
 import { takeFlash } from '../flash.js';
-import { addresses, formatTime, originName, scopeName } from '../format.js';
+import { addresses, originName } from '../format.js';
 import { href, navigate } from '../router.js';
 import { searchFilters } from '../search.js';
 
@@ -228,47 +229,12 @@ export function ListPage({ query }: { query: URLSearchParams }) {
           </div>
         )}
         {entries.length > 0 && (
-          <table class="table table-stack">
-            <caption class="visually-hidden">Suppressed addresses, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col" class="select">
-                  <input
-                    type="checkbox"
-                    aria-label="Select every address on this page"
-                    checked={allSelected}
-                    onChange={() => setSelected(allSelected ? new Set() : new Set(entries.map((entry) => entry.id)))}
-                  />
-                </th>
-                <th scope="col">Email</th>
-                <th scope="col">Origin</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Added</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td class="select">
-                    <input
-                      type="checkbox"
-                      aria-label={`Select ${entry.email}`}
-                      checked={selected.has(entry.id)}
-                      onChange={() => toggle(entry.id)}
-                    />
-                  </td>
-                  <td data-label="Email" class="email">
-                    <a href={href(`/entries/${entry.id}`)}>{entry.email}</a>
-                  </td>
-                  <td data-label="Origin">
-                    <span class={`badge badge-${entry.origin}`}>{originName(entry.origin)}</span>
-                  </td>
-                  <td data-label="Scope">{scopeName(entry.scope)}</td>
-                  <td data-label="Added">{formatTime(entry.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <EntriesTable
+            entries={entries}
+            selected={selected}
+            onToggle={toggle}
+            onToggleAll={() => setSelected(allSelected ? new Set() : new Set(entries.map((entry) => entry.id)))}
+          />
         )}
       </div>
 
