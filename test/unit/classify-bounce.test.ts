@@ -65,6 +65,46 @@ describe('the text decides before the code, the code before the label', () => {
     });
   });
 
+  it.each([
+    [
+      'Postfix lost the connection during the greeting',
+      'lost connection with mx.example.net[192.0.2.25] while performing the HELO handshake',
+      'network_error',
+    ],
+    [
+      'Postfix timed out after the data',
+      'conversation with mx.example.net[192.0.2.25] timed out while sending end of data -- message may be sent more than once',
+      'network_error',
+    ],
+    [
+      'Exim gave up on every host of the domain',
+      'all hosts have been failing for a long time and were last tried after this message arrived',
+      'expired',
+    ],
+  ])(
+    'when the sending server reports %s, then it is delivery_failure (%s): the stage it names is no refusal',
+    (_what, text, reason) => {
+      expect(permanent(text, '5.0.0')).toMatchObject({ category: 'delivery_failure', reason });
+    },
+  );
+
+  it('when Postfix has suspended delivery to a destination, then the reason it gives decides, not the word "suspended"', () => {
+    expect(
+      permanent('delivery temporarily suspended: connect to mx.example.net[192.0.2.25]: Connection refused', '4.4.1'),
+    ).toMatchObject({ category: 'delivery_failure', reason: 'network_error' });
+    expect(permanent('550 5.2.1 This account has been suspended')).toMatchObject({
+      category: 'mailbox_unavailable',
+      reason: 'mailbox_disabled',
+    });
+  });
+
+  it('when a mailbox exceeds its allowed size, then it is a full mailbox, not a message too large', () => {
+    expect(permanent('User mailbox exceeds allowed size')).toMatchObject({
+      category: 'mailbox_unavailable',
+      reason: 'mailbox_full',
+    });
+  });
+
   it('when a full mailbox is labelled permanent, then it is mailbox_unavailable whatever the label', () => {
     expect(permanent('452 4.2.2 The email account that you tried to reach is over quota.')).toMatchObject({
       category: 'mailbox_unavailable',

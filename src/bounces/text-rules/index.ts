@@ -4,6 +4,7 @@ import { RECIPIENT_RULES } from './recipient.js';
 import { ROAD_RULES } from './road.js';
 import { SENDER_RULES } from './sender.js';
 import type { TextRule } from './text-rule.js';
+import { TRANSPORT_RULES } from './transport.js';
 
 export type { TextRule } from './text-rule.js';
 export { WEAK_TEXT_RULES } from './weak.js';
@@ -33,7 +34,9 @@ export const BLOCK_LIST_HOSTS: ReadonlySet<string> = new Set([
 
 /**
  * The families of strong rules, each a file beside this one, in the order they are tried, since the
- * first phrase the text holds decides: from the most specific evidence to the least. Echoes and
+ * first phrase the text holds decides: from the most specific evidence to the least. The sending
+ * server's own account of a broken connection quotes no reply, so nothing in it is the receiver's
+ * reason. Echoes and
  * automatic replies say nothing new about the mailbox whatever else they quote. A server that
  * refuses the sender says so, and may add "mailbox unavailable" or even "user unknown" as a formula,
  * never the other way round, and a refused sender address often carries words about unknown
@@ -42,6 +45,7 @@ export const BLOCK_LIST_HOSTS: ReadonlySet<string> = new Set([
  * list to this one.
  */
 export const TEXT_RULE_FAMILIES: readonly { name: string; rules: readonly TextRule[] }[] = [
+  { name: 'transport', rules: TRANSPORT_RULES },
   { name: 'echoes', rules: ECHO_RULES },
   { name: 'sender', rules: SENDER_RULES },
   { name: 'limits-and-policy', rules: LIMIT_AND_POLICY_RULES },

@@ -9,6 +9,7 @@ export const LIMIT_AND_POLICY_RULES: readonly TextRule[] = [
     reason: 'mailbox_full',
     phrases: [
       'mailbox ... exceeded',
+      'mailbox exceeds',
       'mailfolder is full',
       'folder is full',
       'disk space',

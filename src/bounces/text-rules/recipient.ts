@@ -149,7 +149,17 @@ export const RECIPIENT_RULES: readonly TextRule[] = [
     reason: 'mailbox_disabled',
     phrases: [
       'disabled',
-      'suspended',
+      // An account or mailbox is suspended; Postfix's "delivery temporarily suspended" is not one.
+      'account ... suspended',
+      'mailbox ... suspended',
+      'user ... suspended',
+      'address ... suspended',
+      'suspended account',
+      'suspended mailbox',
+      'suspended user',
+      'has been suspended',
+      'is suspended',
+      'was suspended',
       'inactive',
       'deactivated',
       'not active',
