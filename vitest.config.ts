@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import ProgramsFirst from './test/support/sequencer.js';
+import LongestFirst from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -24,7 +24,7 @@ export default defineConfig({
     // so more files than cores run at once; vitest's default (cores - 1) runs them one at a time on
     // two cores.
     maxWorkers: Math.max(3, availableParallelism() - 1),
-    // The files that start other programs (and take longest) first, so that none is left running alone at the end.
-    sequence: { sequencer: ProgramsFirst },
+    // The longest files first (by what they start), so that none is left running alone at the end.
+    sequence: { sequencer: LongestFirst },
   },
 });

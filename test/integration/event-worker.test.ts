@@ -14,7 +14,7 @@ import { startTestApp } from '../support/test-app.js';
 import { onServer } from '../support/test-database.js';
 import { useEventWorker } from '../support/test-event-worker.js';
 import { bounceEvent, complaintEvent } from '../support/test-events.js';
-import { eventually, settled } from '../support/test-queue.js';
+import { allSettled, eventually, settled } from '../support/test-queue.js';
 
 const setup = useEventWorker({ batchDelayMs: 2 });
 
@@ -156,7 +156,10 @@ describe('duplicate delivery', () => {
     const jobs = await setup.events.queue.addBulk(
       Array.from({ length: 5 }, () => ({ name: 'complaint', data: event, opts: { jobId: `copy-${randomUUID()}` } })),
     );
-    const results = await Promise.all(jobs.map((job) => settled(setup.events.queue, job.id!)));
+    const results = await allSettled(
+      setup.events.queue,
+      jobs.map((job) => job.id!),
+    );
     const outcomes = results.map(({ job }) => job.returnvalue.outcome).sort();
 
     expect(outcomes).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'suppressed']);
@@ -269,9 +272,7 @@ describe('resilience', () => {
     );
     await onServer(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
 
-    const settledJobs = await Promise.all(
-      [...firstHalf, ...secondHalf].map((id) => settled(setup.events.queue, id, 60_000)),
-    );
+    const settledJobs = await allSettled(setup.events.queue, [...firstHalf, ...secondHalf], 60_000);
 
     expect(settledJobs.every(({ state }) => state === 'completed')).toBe(true);
     expect(settledJobs.some(({ job }) => job.attemptsMade > 1)).toBe(true);
@@ -297,7 +298,7 @@ describe('resilience', () => {
     expect(completed.length).toBeLessThan(2000);
 
     setup.start({ concurrency: 50 });
-    const final = await Promise.all(ids.map((id) => settled(setup.events.queue, id, 60_000)));
+    const final = await allSettled(setup.events.queue, ids, 60_000);
     expect(final.every(({ state }) => state === 'completed')).toBe(true);
     expect(await countRows('suppressions', accountId)).toBe(2000);
     expect(await countRows('suppression_events', accountId)).toBe(2000);

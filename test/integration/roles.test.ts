@@ -5,7 +5,6 @@ import { newAccount } from '../support/accounts.js';
 import { startServiceProcess, type ServiceProcess } from '../support/built-service.js';
 import { uniqueEmail } from '../support/emails.js';
 import { sharedBuild } from '../support/shared-build.js';
-import { sleep } from '../support/sleep.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { bounceEvent } from '../support/test-events.js';
 import { createTestQueue, eventually, type TestQueue } from '../support/test-queue.js';
@@ -96,6 +95,7 @@ describe('suppression-list start, by ROLE', () => {
     expect(check.status).toBe(404);
     expect(docs.status).toBe(404);
 
+    expect(await workersQueue.queue.getWorkersCount()).toBeGreaterThan(0);
     await publishBounce(workersQueue, accountId);
     await eventually(async () => (await recordedEvents(accountId)) === 1, 10_000, 'the event applied');
     const after = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
@@ -113,8 +113,10 @@ describe('suppression-list start, by ROLE', () => {
       body: JSON.stringify({ emails: [uniqueEmail()] }),
     });
     const jobId = await publishBounce(apiQueue, accountId);
-    await sleep(1000);
 
+    // The process is ready, so whatever it starts has started: no worker is connected to the queue
+    // (the workers' test shows the count sees one), and the event waits untaken.
+    expect(await apiQueue.queue.getWorkersCount()).toBe(0);
     expect(check.status).toBe(200);
     expect(await check.json()).toMatchObject({ object: 'suppression_check', checked: 1, suppressed: [] });
     expect(await recordedEvents(accountId)).toBe(0);

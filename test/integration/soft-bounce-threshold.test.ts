@@ -8,7 +8,7 @@ import { recordEventBatch } from '../../src/events/record-event-batch.js';
 import { newAccount } from '../support/accounts.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { bounceEvent } from '../support/test-events.js';
-import { settled } from '../support/test-queue.js';
+import { allSettled } from '../support/test-queue.js';
 import { useEventWorker } from '../support/test-event-worker.js';
 
 const workers = useEventWorker({ concurrency: 10 });
@@ -241,7 +241,10 @@ describe('racing workers', () => {
         },
       })),
     );
-    const results = await Promise.all(jobs.map((job) => settled(workers.events.queue, job.id!)));
+    const results = await allSettled(
+      workers.events.queue,
+      jobs.map((job) => job.id!),
+    );
 
     expect(results.map(({ state }) => state)).toEqual(['completed', 'completed']);
     expect(results.map(({ job }) => (job.returnvalue as { outcome: string }).outcome).sort()).toEqual([

@@ -49,6 +49,25 @@ export async function settled(queue: Queue, jobId: string, timeoutMs = 15_000): 
   }
 }
 
+/**
+ * Waits until every job has completed or failed for good, and returns them in the order given.
+ * Asks about one job at a time, in order, and goes on to the next once it has settled: jobs
+ * settle in nearly the order they were queued, so a round costs a call or two, where a poller per
+ * job would ask about every unsettled job every round and slow the worker it waits for.
+ */
+export async function allSettled(
+  queue: Queue,
+  jobIds: readonly string[],
+  timeoutMs = 15_000,
+): Promise<{ job: Job; state: string }[]> {
+  const deadline = Date.now() + timeoutMs;
+  const results: { job: Job; state: string }[] = [];
+  for (const jobId of jobIds) {
+    results.push(await settled(queue, jobId, Math.max(0, deadline - Date.now())));
+  }
+  return results;
+}
+
 /** Polls until `check` returns true. */
 export async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
