@@ -8,8 +8,8 @@ export default defineConfig({
     // The service compiled once (in the background) for the tests that run its built entry points,
     // the database template, and the console built once for the browser tests.
     globalSetup: ['test/support/shared-build.ts', 'test/support/global-setup.ts', 'test/support/build-console.ts'],
-    // Command-line tests start several CLI processes each; with every file running side by side
-    // on two cores, one can take well over 20 s.
+    // The files that start programs (the built service, a PostgreSQL replica, Chromium) run side by
+    // side on two cores, where one test can take well over 20 s.
     testTimeout: 45_000,
     hookTimeout: 120_000,
     // Each file has its own database and queue prefix, so files run side by side.

@@ -20,8 +20,13 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
-  /** Where logs go: stdout for services, stderr for commands whose stdout is their output. */
-  logTo?: 'stdout' | 'stderr';
+  /**
+   * Where logs go: stdout for services; stderr, or the stream a command was given, for commands
+   * whose stdout is their output.
+   */
+  logTo?: Parameters<typeof createLogger>[1];
+  /** The environment the configuration is read from; the process's own by default. */
+  env?: NodeJS.ProcessEnv;
   poolSize?: number;
   /** Opens DATABASE_READ_URL's replicas and their monitor: for the API, whose reads use them. */
   readReplicas?: boolean;
@@ -31,7 +36,7 @@ export interface RuntimeOptions {
 
 /** Config, logger and a migrated database: what every process that touches the database starts from. */
 export async function openRuntime(applicationName: string, options: RuntimeOptions = {}): Promise<Runtime> {
-  const config = loadConfig();
+  const config = loadConfig(options.env);
   if (options.service === true) checkProductionSettings(config);
   // OTEL_* variables are OpenTelemetry's own, read by its SDK; the service name is the process's.
   // Started before the logger, whose lines then carry the trace they were written in.

@@ -11,6 +11,7 @@ import { newId, isUuid } from '../../src/domain/ids.js';
 import { addRuleBodySchema, ruleValueOf, toAllowlistRuleResource } from '../../api/allowlist/rules.js';
 import { parseInput } from '../../api/http/validation.js';
 import { findListAccount } from '../lists/list-account.js';
+import type { CliContext } from '../cli-context.js';
 import { withRuntime } from '../with-runtime.js';
 
 interface AddOptions {
@@ -24,7 +25,7 @@ interface AddOptions {
 const describe = (rule: AllowlistRule): string =>
   `${rule.id}  ${rule.value}${rule.note === null ? '' : `  (${rule.note})`}`;
 
-export function allowlistCommand(): Command {
+export function allowlistCommand(context: CliContext): Command {
   const allowlist = new Command('allowlist').description(
     "manage an account's allowlist: addresses and domains that are never suppressed",
   );
@@ -41,7 +42,7 @@ export function allowlistCommand(): Command {
       // The API's rules, with its messages.
       const body = parseInput(addRuleBodySchema, { email: options.email, domain: options.domain, note: options.note });
       const value = ruleValueOf(body);
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         const account = await findListAccount(db, options.account);
         const { rule, created } = await addAllowlistRule(db, {
           id: newId(),
@@ -51,10 +52,10 @@ export function allowlistCommand(): Command {
         });
         const covered = await countCoveredEntries(db, account.id, value);
         if (options.json) {
-          process.stdout.write(`${JSON.stringify({ ...toAllowlistRuleResource(rule), covered_entries: covered })}\n`);
+          context.stdout.write(`${JSON.stringify({ ...toAllowlistRuleResource(rule), covered_entries: covered })}\n`);
           return;
         }
-        process.stdout.write(
+        context.stdout.write(
           `${created ? 'Allowlisted' : 'Already allowlisted'} for account "${account.name}": ${describe(rule)}\n` +
             `${covered} ${covered === 1 ? 'entry' : 'entries'} on the list ${covered === 1 ? 'is' : 'are'} covered; ` +
             'they stay until removed, and the check no longer reports them.\n',
@@ -68,13 +69,13 @@ export function allowlistCommand(): Command {
     .requiredOption('--account <name-or-id>', 'the account')
     .option('--json', 'print one rule per line, as the API answers them')
     .action(async (options: { account: string; json?: boolean }) => {
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         const account = await findListAccount(db, options.account);
         let after: string | undefined;
         for (;;) {
           const page = await listAllowlistRules(db, { accountId: account.id, limit: MAX_PAGE_SIZE, after });
           for (const rule of page.rules) {
-            process.stdout.write(
+            context.stdout.write(
               options.json ? `${JSON.stringify(toAllowlistRuleResource(rule))}\n` : `${describe(rule)}\n`,
             );
           }
@@ -91,12 +92,12 @@ export function allowlistCommand(): Command {
     .requiredOption('--account <name-or-id>', 'the account')
     .action(async (ruleId: string, options: { account: string }) => {
       if (!isUuid(ruleId)) throw new Error(`"${ruleId}" is not a rule id.`);
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         const account = await findListAccount(db, options.account);
         if (!(await removeAllowlistRule(db, account.id, ruleId.toLowerCase()))) {
           throw new Error(`Account "${account.name}" has no allowlist rule ${ruleId}.`);
         }
-        process.stdout.write(`Removed allowlist rule ${ruleId} of account "${account.name}".\n`);
+        context.stdout.write(`Removed allowlist rule ${ruleId} of account "${account.name}".\n`);
       });
     });
 

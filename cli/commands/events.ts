@@ -9,6 +9,7 @@ import { connectRedis, redisEndpoint, type RedisClient } from '../../src/redis.j
 import { formatFailedEventsJson, formatFailedEventsTable, listFailedEvents } from '../events/failed-events.js';
 import { describeInvalidLine, describePublishSummary, publishEvents } from '../events/publish-events.js';
 import { retryAllFailedEvents, retryFailedEvents, type RetryResult } from '../events/retry-events.js';
+import type { CliContext } from '../cli-context.js';
 
 function wholeNumber(value: string): number {
   if (!/^[0-9]+$/.test(value) || Number(value) < 1)
@@ -30,8 +31,8 @@ async function withRedis(config: Config, work: (connection: RedisClient) => Prom
 }
 
 /** The events queue of QUEUE_PREFIX, closed when `work` is done. */
-async function withEventsQueue(work: (queue: Queue) => Promise<void>): Promise<void> {
-  const config = loadConfig();
+async function withEventsQueue(context: CliContext, work: (queue: Queue) => Promise<void>): Promise<void> {
+  const config = loadConfig(context.env);
   await withRedis(config, async (connection) => {
     const queue = new Queue(EVENTS_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
     // Connection trouble surfaces as the failed command's own error; unheard, it would be printed again.
@@ -44,22 +45,23 @@ async function withEventsQueue(work: (queue: Queue) => Promise<void>): Promise<v
   });
 }
 
-function openInput(file: string): Readable {
-  return file === '-' ? process.stdin : createReadStream(file);
+function openInput(context: CliContext, file: string): Readable {
+  return file === '-' ? context.stdin : createReadStream(file);
 }
 
-async function publish(file: string, config: Config): Promise<void> {
+async function publish(context: CliContext, file: string): Promise<void> {
+  const config = loadConfig(context.env);
   await withRedis(config, async (connection) => {
     const producer = createEventProducer({ connection, prefix: config.QUEUE_PREFIX });
-    const input = openInput(file);
+    const input = openInput(context, file);
     try {
       const summary = await publishEvents(input, producer, {
-        onInvalid: (problem) => process.stderr.write(`${describeInvalidLine(problem)}\n`),
+        onInvalid: (problem) => context.stderr.write(`${describeInvalidLine(problem)}\n`),
       });
-      process.stdout.write(`${describePublishSummary(summary)}\n`);
-      if (summary.invalid > 0) process.exitCode = 1;
+      context.stdout.write(`${describePublishSummary(summary)}\n`);
+      if (summary.invalid > 0) context.exitCode = 1;
     } finally {
-      if (input !== process.stdin) input.destroy();
+      if (input !== context.stdin) input.destroy();
       await producer.close();
     }
   });
@@ -75,7 +77,7 @@ function describeRetry(result: RetryResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function eventsCommand(): Command {
+export function eventsCommand(context: CliContext): Command {
   const events = new Command('events').description(
     'publish bounce and complaint events, and inspect and retry failed ones',
   );
@@ -95,7 +97,7 @@ an event still in the queue (same account_id and event_id) adds no second job, a
 record an event once.`,
     )
     .action(async (file: string) => {
-      await publish(file, loadConfig());
+      await publish(context, file);
     });
 
   events
@@ -107,9 +109,9 @@ record an event once.`,
       'print one JSON object per line: {"id","name","attempts_made","failed_at","failed_reason","data"}',
     )
     .action(async (options: { limit: number; json?: boolean }) => {
-      await withEventsQueue(async (queue) => {
+      await withEventsQueue(context, async (queue) => {
         const page = await listFailedEvents(queue, options.limit);
-        process.stdout.write(options.json ? formatFailedEventsJson(page) : formatFailedEventsTable(page));
+        context.stdout.write(options.json ? formatFailedEventsJson(page) : formatFailedEventsTable(page));
       });
     });
 
@@ -129,19 +131,19 @@ when it began, a page at a time; a job that fails again meanwhile stays failed.`
       if (options.all && ids.length > 0) throw new Error('Give job ids or --all, not both.');
       if (!options.all && ids.length === 0)
         throw new Error('Give the ids of the jobs to retry (see `events failed`), or --all.');
-      await withEventsQueue(async (queue) => {
+      await withEventsQueue(context, async (queue) => {
         if (options.all) {
           const { retried, remaining } = await retryAllFailedEvents(queue);
-          process.stdout.write(`Retried ${retried} failed event${retried === 1 ? '' : 's'}.\n`);
+          context.stdout.write(`Retried ${retried} failed event${retried === 1 ? '' : 's'}.\n`);
           if (remaining > 0)
-            process.stdout.write(
+            context.stdout.write(
               `${remaining} still failed (they failed after the retry began, or could not be retried).\n`,
             );
           return;
         }
         const result = await retryFailedEvents(queue, ids);
-        process.stdout.write(describeRetry(result));
-        if (result.notFound.length > 0 || result.notFailed.length > 0) process.exitCode = 1;
+        context.stdout.write(describeRetry(result));
+        if (result.notFound.length > 0 || result.notFailed.length > 0) context.exitCode = 1;
       });
     });
 

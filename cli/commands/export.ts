@@ -5,6 +5,7 @@ import { streamSuppressions } from '../../src/export/suppression-export.js';
 import { ORIGINS, type Origin } from '../../src/domain/origins.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../src/export/export-formats.js';
 import { writeExport } from '../../src/export/write-export.js';
+import type { CliContext } from '../cli-context.js';
 import { withRuntime } from '../with-runtime.js';
 
 interface ExportOptions {
@@ -15,7 +16,7 @@ interface ExportOptions {
   escapeFormulas?: boolean;
 }
 
-export function exportCommand(): Command {
+export function exportCommand(context: CliContext): Command {
   return new Command('export')
     .description("write every entry of an account's suppression list to stdout, newest first")
     .requiredOption('--account <name-or-id>', 'the account, by name or id')
@@ -43,15 +44,23 @@ so that the spreadsheet shows it as text rather than running it as a formula.`,
       if (options.escapeFormulas && options.format !== 'csv')
         throw new Error('--escape-formulas is only for --format csv.');
       // One client: the account lookup, then the cursor.
-      await withRuntime(async ({ db }) => {
-        const account = await findAccount(db, options.account);
-        if (!account) throw new Error(`No account named or with id "${options.account}".`);
-        const entries = streamSuppressions(db, { accountId: account.id, origin: options.origin, scope: options.scope });
-        const result = await writeExport(entries, process.stdout, options.format, {
-          escapeFormulas: options.escapeFormulas === true,
-        });
-        if (result.complete)
-          process.stderr.write(`Exported ${result.exported} ${result.exported === 1 ? 'entry' : 'entries'}.\n`);
-      }, 1);
+      await withRuntime(
+        context,
+        async ({ db }) => {
+          const account = await findAccount(db, options.account);
+          if (!account) throw new Error(`No account named or with id "${options.account}".`);
+          const entries = streamSuppressions(db, {
+            accountId: account.id,
+            origin: options.origin,
+            scope: options.scope,
+          });
+          const result = await writeExport(entries, context.stdout, options.format, {
+            escapeFormulas: options.escapeFormulas === true,
+          });
+          if (result.complete)
+            context.stderr.write(`Exported ${result.exported} ${result.exported === 1 ? 'entry' : 'entries'}.\n`);
+        },
+        1,
+      );
     });
 }

@@ -9,6 +9,7 @@ import { createOptions, feedSettings, foreignOptions } from '../../src/feeds/fee
 import { feedProvider, PROVIDERS, type Provider } from '../../src/feeds/providers/index.js';
 import { acceptsScopeSource, type ScopeSource } from '../../src/feeds/message-scope.js';
 import { findListAccount } from '../lists/list-account.js';
+import { printTable, type CliContext } from '../cli-context.js';
 import { withRuntime } from '../with-runtime.js';
 
 interface CreateOptions {
@@ -56,7 +57,12 @@ async function accountFor(db: Queryable, nameOrId: string): Promise<Account> {
   return ensureAccount(db, nameOrId);
 }
 
-function printCreated(feed: Feed, accountName: string, shown: Record<string, string | string[]>): void {
+function printCreated(
+  context: CliContext,
+  feed: Feed,
+  accountName: string,
+  shown: Record<string, string | string[]>,
+): void {
   const lines = [
     `Created ${feed.provider} feed ${feed.id} for account "${accountName}" (${feed.accountId}).`,
     `Path (below this service's base URL): ${feedPath(feed.id)}`,
@@ -64,10 +70,10 @@ function printCreated(feed: Feed, accountName: string, shown: Record<string, str
     ...Object.entries(shown).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : value}`),
     ...feedProvider(feed.provider).settings.hints,
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  context.stdout.write(`${lines.join('\n')}\n`);
 }
 
-export function feedsCommand(): Command {
+export function feedsCommand(context: CliContext): Command {
   const feeds = new Command('feeds').description(
     'create, list and remove provider feeds (bounce and complaint webhooks)',
   );
@@ -94,7 +100,7 @@ export function feedsCommand(): Command {
       if (foreign.length > 0) throw new Error(`${foreign.join(', ')} is not an option of ${options.provider} feeds.`);
       const settings = feedSettings(options.provider, input);
       const scopeFrom = scopeSourceOf(options.provider, options.scopeFrom);
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         const account = await accountFor(db, options.account);
         const feed = await createFeed(db, {
           id: newFeedId(),
@@ -112,10 +118,10 @@ export function feedsCommand(): Command {
             scope_from: feed.scopeFrom,
             ...settings.shown,
           };
-          process.stdout.write(`${JSON.stringify(line)}\n`);
+          context.stdout.write(`${JSON.stringify(line)}\n`);
           return;
         }
-        printCreated(feed, account.name, settings.shown);
+        printCreated(context, feed, account.name, settings.shown);
       });
     });
 
@@ -125,7 +131,7 @@ export function feedsCommand(): Command {
     .option('--account <name-or-id>', 'only this account')
     .option('--json', 'print one JSON object per line')
     .action(async (options: { account?: string; json?: boolean }) => {
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         const account = options.account === undefined ? undefined : await findListAccount(db, options.account);
         const rows = await listFeeds(db, account?.id);
         if (options.json) {
@@ -138,15 +144,16 @@ export function feedsCommand(): Command {
               path: feedPath(row.id),
               created_at: row.createdAt.toISOString(),
             };
-            process.stdout.write(`${JSON.stringify(line)}\n`);
+            context.stdout.write(`${JSON.stringify(line)}\n`);
           }
           return;
         }
         if (rows.length === 0) {
-          process.stdout.write('No feeds.\n');
+          context.stdout.write('No feeds.\n');
           return;
         }
-        console.table(
+        printTable(
+          context,
           rows.map((row) => ({
             feed_id: row.id,
             account: row.accountName,
@@ -163,9 +170,9 @@ export function feedsCommand(): Command {
     .description('remove a feed; its requests are answered 404 at once')
     .argument('<feed-id>', 'the feed id shown by `feeds create` or `feeds list`')
     .action(async (feedId: string) => {
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         if (!(await removeFeed(db, feedId))) throw new Error(`No feed with id ${feedId}.`);
-        process.stdout.write(`Removed feed ${feedId}.\n`);
+        context.stdout.write(`Removed feed ${feedId}.\n`);
       });
     });
 

@@ -12,6 +12,7 @@ import { LIST_FORMATS, listFormatFor, type ListFormat } from '../../src/lists/li
 import { openListInput } from '../lists/list-input.js';
 import { runList } from '../lists/run-list.js';
 import { MAX_REASON_LENGTH } from '../../src/contract/limits.js';
+import type { CliContext } from '../cli-context.js';
 
 interface ListOptions {
   account: string;
@@ -23,8 +24,8 @@ interface ListOptions {
   scope?: string;
 }
 
-async function lookUpAccount(config: Config, nameOrId: string): Promise<Account> {
-  const logger = createLogger(config.LOG_LEVEL, 'stderr');
+async function lookUpAccount(context: CliContext, config: Config, nameOrId: string): Promise<Account> {
+  const logger = createLogger(config.LOG_LEVEL, context.stderr);
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: 1, logger, applicationName: 'suppression-list-cli' });
   try {
     return await findListAccount(db, nameOrId);
@@ -33,10 +34,15 @@ async function lookUpAccount(config: Config, nameOrId: string): Promise<Account>
   }
 }
 
-async function runListCommand(operation: 'add' | 'remove', file: string, options: ListOptions): Promise<void> {
-  const config = loadConfig();
-  const account = await lookUpAccount(config, options.account);
-  const input = await openListInput(file);
+async function runListCommand(
+  context: CliContext,
+  operation: 'add' | 'remove',
+  file: string,
+  options: ListOptions,
+): Promise<void> {
+  const config = loadConfig(context.env);
+  const account = await lookUpAccount(context, config, options.account);
+  const input = await openListInput(file, context.stdin);
   try {
     const report = await runList(
       {
@@ -54,12 +60,12 @@ async function runListCommand(operation: 'add' | 'remove', file: string, options
       {
         redis: redisEndpoint(config),
         prefix: config.QUEUE_PREFIX,
-        stdout: process.stdout,
-        stderr: process.stderr,
-        tty: process.stderr.isTTY === true,
+        stdout: context.stdout,
+        stderr: context.stderr,
+        tty: context.stderr.isTTY === true,
       },
     );
-    process.exitCode = report.exitCode;
+    context.exitCode = report.exitCode;
   } finally {
     input.close();
   }
@@ -106,7 +112,7 @@ Exit code: 1 when a line was invalid or (with --wait) a job failed or an entry w
 protected; 0 otherwise. Running the command again with the same input is safe.`;
 }
 
-function listCommand(name: string, operation: 'add' | 'remove'): Command {
+function listCommand(context: CliContext, name: string, operation: 'add' | 'remove'): Command {
   const command = new Command(name)
     .argument('<file>', 'a CSV, NDJSON or text file, or - for standard input')
     .requiredOption('--account <name-or-id>', 'the account, by name or id')
@@ -139,18 +145,18 @@ function listCommand(name: string, operation: 'add' | 'remove'): Command {
     if (options.force === true && reason === undefined) {
       command.error('error: --force needs --reason "<why>": the reason is kept in each entry\'s history');
     }
-    return runListCommand(operation, file, { ...options, reason });
+    return runListCommand(context, operation, file, { ...options, reason });
   });
 }
 
-export function importCommand(): Command {
-  return listCommand('import', 'add')
+export function importCommand(context: CliContext): Command {
+  return listCommand(context, 'import', 'add')
     .description("add a list of addresses to an account's suppression list")
     .addHelpText('after', `${formatsHelp('add')}${behaviourHelp('add')}`);
 }
 
-export function removeCommand(): Command {
-  return listCommand('remove', 'remove')
+export function removeCommand(context: CliContext): Command {
+  return listCommand(context, 'remove', 'remove')
     .description("remove a list of addresses, or of suppression ids, from an account's suppression list")
     .addHelpText('after', `${formatsHelp('remove')}${behaviourHelp('remove')}`);
 }

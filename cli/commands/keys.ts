@@ -3,13 +3,14 @@ import { findAccount } from '../../src/accounts/account-repository.js';
 import { issueApiKey, listApiKeys, revokeApiKey } from '../../src/accounts/api-key-repository.js';
 import { PERMISSIONS, type Permission } from '../../src/accounts/api-key-token.js';
 import { isUuid } from '../../src/domain/ids.js';
+import { printTable, type CliContext } from '../cli-context.js';
 import { withRuntime } from '../with-runtime.js';
 
 function formatDate(date: Date | null): string {
   return date ? date.toISOString() : '-';
 }
 
-export function keysCommand(): Command {
+export function keysCommand(context: CliContext): Command {
   const keys = new Command('keys').description('create, list and revoke API keys');
 
   keys
@@ -22,19 +23,19 @@ export function keysCommand(): Command {
     .option('--name <name>', 'a label for the key', 'default')
     .option('--json', 'print one JSON line: {"account_id","key_id","token"}')
     .action(async (options: { account: string; permission: Permission; name: string; json?: boolean }) => {
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         const issued = await issueApiKey(db, {
           accountName: options.account,
           permission: options.permission,
           name: options.name,
         });
         if (options.json) {
-          process.stdout.write(
+          context.stdout.write(
             `${JSON.stringify({ account_id: issued.accountId, key_id: issued.keyId, token: issued.token })}\n`,
           );
           return;
         }
-        process.stdout.write(
+        context.stdout.write(
           `Created ${options.permission} key ${issued.keyId} for account "${options.account}" (${issued.accountId}).\n` +
             `Token (shown only now; keep it secret):\n\n  ${issued.token}\n\n`,
         );
@@ -47,7 +48,7 @@ export function keysCommand(): Command {
     .option('--account <name-or-id>', 'only this account')
     .option('--json', 'print one JSON object per line')
     .action(async (options: { account?: string; json?: boolean }) => {
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         let accountId: string | undefined;
         if (options.account !== undefined) {
           const account = await findAccount(db, options.account);
@@ -56,14 +57,15 @@ export function keysCommand(): Command {
         }
         const rows = await listApiKeys(db, accountId);
         if (options.json) {
-          for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
+          for (const row of rows) context.stdout.write(`${JSON.stringify(row)}\n`);
           return;
         }
         if (rows.length === 0) {
-          process.stdout.write('No API keys.\n');
+          context.stdout.write('No API keys.\n');
           return;
         }
-        console.table(
+        printTable(
+          context,
           rows.map((row) => ({
             key_id: row.id,
             account: row.accountName,
@@ -83,9 +85,9 @@ export function keysCommand(): Command {
     .argument('<key-id>', 'the key id shown by `keys create` or `keys list`')
     .action(async (keyId: string) => {
       if (!isUuid(keyId)) throw new Error(`"${keyId}" is not a key id (a UUID).`);
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         if (!(await revokeApiKey(db, keyId.toLowerCase()))) throw new Error(`No API key with id ${keyId}.`);
-        process.stdout.write(`Revoked key ${keyId}.\n`);
+        context.stdout.write(`Revoked key ${keyId}.\n`);
       });
     });
 

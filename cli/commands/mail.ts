@@ -6,6 +6,7 @@ import { mailMessageRead } from '../../src/mail/messages/mail-message-repository
 import { createMailProducer } from '../../src/mail/messages/mail-producer.js';
 import { describeRedis, redisEndpoint } from '../../src/redis.js';
 import { findListAccount } from '../lists/list-account.js';
+import type { CliContext } from '../cli-context.js';
 import { withRuntime } from '../with-runtime.js';
 
 interface IngestCounts {
@@ -26,7 +27,7 @@ function summary({ queued, duplicates, tooLarge }: IngestCounts): string {
  * for that account. A message read before (the same bytes) is counted as a duplicate and not queued
  * again; one larger than MAIL_MAX_MESSAGE_BYTES is counted and left.
  */
-export function mailCommand(): Command {
+export function mailCommand(context: CliContext): Command {
   const mail = new Command('mail').description('hand mail messages (bounces, complaints) to the service');
 
   mail
@@ -48,7 +49,7 @@ unknown account, Redis away), after saying how many were queued before it.
 `,
     )
     .action(async (target: string, options: { account: string }) => {
-      await withRuntime(async ({ config, db }) => {
+      await withRuntime(context, async ({ config, db }) => {
         const files = await openMailFiles(target, config.MAIL_MAX_MESSAGE_BYTES);
         const account = await findListAccount(db, options.account);
         const producer = createMailProducer({
@@ -59,11 +60,11 @@ unknown account, Redis away), after saying how many were queued before it.
         const counts: IngestCounts = { queued: 0, duplicates: 0, tooLarge: 0 };
         const seen = new Set<string>();
         const bar =
-          process.stderr.isTTY === true
+          context.stderr.isTTY === true
             ? new SingleBar(
                 {
                   format: `ingesting |{bar}| {percentage}% ${files.kind}: {queued} queued, {duplicates} duplicates, {tooLarge} too large`,
-                  stream: process.stderr,
+                  stream: context.stderr,
                 },
                 Presets.shades_classic,
               )
@@ -97,7 +98,7 @@ unknown account, Redis away), after saying how many were queued before it.
           bar?.stop();
           await producer.close();
         }
-        process.stdout.write(`${summary(counts)}\n`);
+        context.stdout.write(`${summary(counts)}\n`);
       });
     });
 

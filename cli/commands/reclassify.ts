@@ -13,6 +13,7 @@ import {
 import { newId } from '../../src/domain/ids.js';
 import { redisEndpoint } from '../../src/redis.js';
 import { findListAccount } from '../lists/list-account.js';
+import type { CliContext } from '../cli-context.js';
 import { withRuntime } from '../with-runtime.js';
 
 interface ReclassifyOptions {
@@ -48,7 +49,7 @@ function summary(run: Reclassification): string {
  * with a progress bar (progress lines when stderr is no terminal), then prints what it examined
  * and lifted (with `--apply`) or would lift (without).
  */
-export function reclassifyCommand(): Command {
+export function reclassifyCommand(context: CliContext): Command {
   return new Command('reclassify')
     .description(
       "run the current bounce classifier and the account's settings over its stored bounces; lift the bounce entries no evidence supports any more (a dry run without --apply)",
@@ -66,7 +67,7 @@ docs/events.md, "Undoing wrong decisions".
 `,
     )
     .action(async (options: ReclassifyOptions) => {
-      await withRuntime(async ({ config, db }) => {
+      await withRuntime(context, async ({ config, db }) => {
         const account = await findListAccount(db, options.account);
         const run = await createReclassification(db, {
           id: newId(),
@@ -83,10 +84,10 @@ docs/events.md, "Undoing wrong decisions".
         } finally {
           await queue.close();
         }
-        const tty = process.stderr.isTTY === true && options.json !== true;
+        const tty = context.stderr.isTTY === true && options.json !== true;
         const bar = tty
           ? new SingleBar(
-              { format: 'reclassifying |{bar}| {value}/{total} entries, {lifted} lifted', stream: process.stderr },
+              { format: 'reclassifying |{bar}| {value}/{total} entries, {lifted} lifted', stream: context.stderr },
               Presets.shades_classic,
             )
           : null;
@@ -101,16 +102,16 @@ docs/events.md, "Undoing wrong decisions".
             bar.update(current.entries_examined, { lifted: current.lifted });
           } else if (options.json !== true && current.entries_examined !== lastLine) {
             lastLine = current.entries_examined;
-            process.stderr.write(
+            context.stderr.write(
               `examined ${number(current.entries_examined)} of ${number(current.entries_total ?? 0)} entries\n`,
             );
           }
         }
         bar?.stop();
-        process.stdout.write(
+        context.stdout.write(
           options.json ? `${JSON.stringify(toReclassificationResource(current))}\n` : summary(current),
         );
-        if (current.status === 'failed') process.exitCode = 1;
+        if (current.status === 'failed') context.exitCode = 1;
       });
     });
 }

@@ -6,6 +6,7 @@ import {
 } from '../../src/mail/return-paths/secret-repository.js';
 import { verifyReturnPath } from '../../src/mail/return-paths/verify.js';
 import { findListAccount } from '../lists/list-account.js';
+import type { CliContext } from '../cli-context.js';
 import { withRuntime } from '../with-runtime.js';
 
 /** The setting's own bounds: a whole number of days up to a year. */
@@ -16,7 +17,7 @@ function overlapDays(value: string): number {
   return Number(value);
 }
 
-export function returnPathsCommand(): Command {
+export function returnPathsCommand(context: CliContext): Command {
   const returnPaths = new Command('return-paths').description(
     "manage an account's return-path secret, and check a return path (VERP) a bounce came to",
   );
@@ -33,7 +34,7 @@ export function returnPathsCommand(): Command {
       overlapDays,
     )
     .action(async (options: { account: string; overlapDays?: number }) => {
-      await withRuntime(async ({ db, config }) => {
+      await withRuntime(context, async ({ db, config }) => {
         const account = await findListAccount(db, options.account);
         const overlap = options.overlapDays ?? config.RETURN_PATH_SECRET_OVERLAP_DAYS;
         const { current, retired } = await rotateReturnPathSecret(db, account.id, overlap);
@@ -44,7 +45,7 @@ export function returnPathsCommand(): Command {
             : overlap === 0
               ? `${retired.id.toString('hex')} stopped verifying at once.\n`
               : `${retired.id.toString('hex')} verifies the return paths made with it until ${retired.validUntil?.toISOString()}, then stops.\n`;
-        process.stdout.write(signs + old);
+        context.stdout.write(signs + old);
       });
     });
 
@@ -55,11 +56,11 @@ export function returnPathsCommand(): Command {
     )
     .requiredOption('--account <name-or-id>', 'the account')
     .action(async (options: { account: string }) => {
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         const account = await findListAccount(db, options.account);
         const secret = await currentReturnPathSecret(db, account.id);
         const until = await overlapEnd(db, account.id, new Date());
-        process.stdout.write(
+        context.stdout.write(
           `${secret.id.toString('hex')}  made ${secret.createdAt.toISOString()}` +
             (until === null ? '' : `  (a previous secret verifies until ${until.toISOString()})`) +
             '\n',
@@ -75,14 +76,14 @@ export function returnPathsCommand(): Command {
     .action(async (address: string, options: { at?: string }) => {
       const now = options.at === undefined ? new Date() : new Date(options.at);
       if (Number.isNaN(now.getTime())) throw new Error(`"${options.at}" is not an ISO 8601 time.`);
-      await withRuntime(async ({ db, config }) => {
+      await withRuntime(context, async ({ db, config }) => {
         const verified = await verifyReturnPath(db, address, {
           bounceDomains: config.BOUNCE_DOMAINS,
           localPart: config.BOUNCE_LOCAL_PART,
           now,
         });
-        process.stdout.write(`${JSON.stringify(verified)}\n`);
-        if (!verified.ok) process.exitCode = 1;
+        context.stdout.write(`${JSON.stringify(verified)}\n`);
+        if (!verified.ok) context.exitCode = 1;
       });
     });
 

@@ -7,6 +7,7 @@ import type { SettingsChange, SuppressionSettings } from '../../src/policy/setti
 import { updateSettingsBodySchema } from '../../api/settings/schemas.js';
 import { parseInput } from '../../api/http/validation.js';
 import { findListAccount } from '../lists/list-account.js';
+import type { CliContext } from '../cli-context.js';
 import { withRuntime } from '../with-runtime.js';
 
 interface SetOptions {
@@ -94,7 +95,7 @@ function settingsText(title: string, settings: SuppressionSettings): string {
   return [title, ...rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`)].join('\n') + '\n';
 }
 
-export function settingsCommand(): Command {
+export function settingsCommand(context: CliContext): Command {
   const settings = new Command('settings').description(
     "show and change an account's suppression settings (bounce actions, soft-bounce threshold, expiry)",
   );
@@ -108,10 +109,10 @@ export function settingsCommand(): Command {
       'print one JSON line: {"account_id","account","bounce_actions","soft_bounce_threshold","soft_bounce_window_days","expire_after_days","complaint_scope"}',
     )
     .action(async (options: { account: string; json?: boolean }) => {
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         const account = await findListAccount(db, options.account);
         const current = await getSettings(db, account.id);
-        process.stdout.write(
+        context.stdout.write(
           options.json
             ? settingsJson(account, current)
             : settingsText(`Suppression settings of account "${account.name}" (${account.id}):`, current),
@@ -151,10 +152,10 @@ do: docs/events.md.
     )
     .action(async (options: SetOptions) => {
       const change = changeOf(options);
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         const account = await findListAccount(db, options.account);
         const updated = await updateSettings(db, account.id, change);
-        process.stdout.write(
+        context.stdout.write(
           options.json
             ? settingsJson(account, updated)
             : settingsText(`Updated the suppression settings of account "${account.name}" (${account.id}):`, updated),

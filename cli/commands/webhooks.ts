@@ -4,6 +4,7 @@ import { findWebhookForAdmin, listWebhooksForAdmin, type AdminWebhook } from '..
 import { listAttempts, listDeliveries, type LoggedAttempt, type LoggedDelivery } from '../../src/webhooks/event-log.js';
 import { isUuid } from '../../src/domain/ids.js';
 import { findListAccount } from '../lists/list-account.js';
+import { printTable, type CliContext } from '../cli-context.js';
 import { withRuntime } from '../with-runtime.js';
 
 /** Characters of an endpoint's response shown: enough to recognise an error page or message. */
@@ -128,7 +129,7 @@ function deliveriesText(webhook: AdminWebhook, deliveries: DeliveryWithAttempts[
   return [title, summary, '', deliveryLines[0] ?? '', ...blocks].join('\n') + '\n';
 }
 
-export function webhooksCommand(): Command {
+export function webhooksCommand(context: CliContext): Command {
   const webhooks = new Command('webhooks').description("inspect accounts' change-event webhooks and their deliveries");
 
   webhooks
@@ -140,7 +141,7 @@ export function webhooksCommand(): Command {
       'print one JSON object per line: {"webhook_id","account_id","account","endpoint","events","status","created_at"}',
     )
     .action(async (options: { account?: string; json?: boolean }) => {
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         const account = options.account === undefined ? undefined : await findListAccount(db, options.account);
         const rows = await listWebhooksForAdmin(db, account?.id);
         if (options.json) {
@@ -154,15 +155,16 @@ export function webhooksCommand(): Command {
               status: row.status,
               created_at: row.createdAt.toISOString(),
             };
-            process.stdout.write(`${JSON.stringify(line)}\n`);
+            context.stdout.write(`${JSON.stringify(line)}\n`);
           }
           return;
         }
         if (rows.length === 0) {
-          process.stdout.write('No webhooks.\n');
+          context.stdout.write('No webhooks.\n');
           return;
         }
-        console.table(
+        printTable(
+          context,
           rows.map((row) => ({
             webhook_id: row.id,
             account: row.accountName,
@@ -193,14 +195,14 @@ of the response.`,
     )
     .action(async (webhookId: string, options: { limit: number; json?: boolean }) => {
       if (!isUuid(webhookId)) throw new Error(`"${webhookId}" is not a webhook id (a UUID).`);
-      await withRuntime(async ({ db }) => {
+      await withRuntime(context, async ({ db }) => {
         const webhook = await findWebhookForAdmin(db, webhookId.toLowerCase());
         if (!webhook) throw new Error(`No webhook with id ${webhookId}.`);
         const page = await listDeliveries(db, webhook.id, { limit: options.limit });
         const deliveries = await Promise.all(
           page.deliveries.map(async (delivery) => ({ delivery, attempts: await allAttempts(db, delivery.id) })),
         );
-        process.stdout.write(
+        context.stdout.write(
           options.json
             ? deliveriesJson(webhook, deliveries, page.hasMore)
             : deliveriesText(webhook, deliveries, page.hasMore),

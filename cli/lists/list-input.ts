@@ -8,9 +8,9 @@ export interface ListInput {
   close(): void;
 }
 
-/** A file, opened at once so a wrong path fails before anything is queued; `-` is standard input. */
-export async function openListInput(file: string): Promise<ListInput> {
-  if (file === '-') return { stream: process.stdin, close: () => undefined };
+/** A file, opened at once so a wrong path fails before anything is queued; `-` is `stdin`. */
+export async function openListInput(file: string, stdin: Readable): Promise<ListInput> {
+  if (file === '-') return { stream: stdin, close: () => undefined };
   const handle = await open(file, 'r');
   const { size } = await handle.stat();
   const stream = handle.createReadStream();

@@ -13,7 +13,7 @@ import { createLogger } from '../../src/logger.js';
 import { newAccount } from '../support/accounts.js';
 import { uniqueEmails } from '../support/emails.js';
 import { exportText } from '../support/export-text.js';
-import { runCli, type CliRun, type CliRunOptions } from '../support/run-cli.js';
+import { runCli, spawnCli, type CliRun } from '../support/run-cli.js';
 import { sleep } from '../support/sleep.js';
 import { newApiAccount, useTestApp } from '../support/test-app.js';
 
@@ -305,13 +305,13 @@ describe('a reader slower than the statement timeout, and a lost connection', ()
   });
 });
 
-/** Runs the real CLI against the test database. */
-function runExportCli(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
-  return runCli(args, { DATABASE_URL: app.database.url }, '', options);
+/** Runs the command line against the test database. */
+function runExportCli(args: string[]): Promise<CliRun> {
+  return runCli(args, { DATABASE_URL: app.database.url });
 }
 
 describe('the export command', () => {
-  it('when run as a process with --format ndjson, then stdout holds the entries alone and the summary goes to stderr', async () => {
+  it('when run with --format ndjson, then stdout holds the entries alone and the summary goes to stderr', async () => {
     const { account, api } = await newApiAccount(app);
     await seedOneByOne(account.id, ['bounce', 'complaint', 'manual']);
     const listed = await api.get('/suppressions');
@@ -364,13 +364,16 @@ describe('the export command', () => {
     expect(run.stderr).toMatch(new RegExp(`^error: No account named or with id "${unknown}"\\.$`, 'm'));
   });
 
-  it('when the reader closes stdout early, then the export stops quietly with exit code 0', async () => {
+  it('when the reader closes the program’s stdout early, then the export stops quietly with exit code 0', async () => {
     const { accountId } = await newAccount(app.database.db);
     await seedMany(accountId, 3_000);
 
-    const run = await runExportCli(['export', '--account', accountId, '--format', 'ndjson'], {
-      closeAfterFirstLine: true,
-    });
+    const run = await spawnCli(
+      ['export', '--account', accountId, '--format', 'ndjson'],
+      { DATABASE_URL: app.database.url },
+      '',
+      { closeAfterFirstLine: true },
+    );
 
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout.split('\n')[0]!)).toMatchObject({ object: 'suppression' });

@@ -8,7 +8,7 @@ import { newAccount } from '../support/accounts.js';
 import { streamOf } from '../support/chunked-stream.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
-import { runCli, type CliRun } from '../support/run-cli.js';
+import { runCli, spawnCli } from '../support/run-cli.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { useBatchWorker } from '../support/test-batch-worker.js';
 import { eventually } from '../support/test-queue.js';
@@ -371,23 +371,21 @@ describe('cli remove', () => {
   });
 });
 
-/** The real CLI against this file's database and queue prefix. */
-function runListCli(args: string[], stdin: string): Promise<CliRun> {
-  return runCli(
-    args,
-    { DATABASE_URL: setup.database.url, REDIS_URL: setup.batches.redisUrl, QUEUE_PREFIX: setup.batches.prefix },
-    stdin,
-  );
-}
+/** This file's database and queue prefix. */
+const listEnv = (): Record<string, string> => ({
+  DATABASE_URL: setup.database.url,
+  REDIS_URL: setup.batches.redisUrl,
+  QUEUE_PREFIX: setup.batches.prefix,
+});
 
-describe('the CLI process', () => {
-  it('when a list is piped to `import - --wait`, then it prints the totals and exits 1 for the invalid line', async () => {
+describe('the command line', () => {
+  it('when a list is piped to the program’s `import - --wait`, then it prints the totals and exits 1 for the invalid line', async () => {
     const { account } = await newAccount(setup.database.db);
     const emails = uniqueEmails(3);
 
     const list = ['email', ...emails, 'broken@', emails[0]].join('\n');
 
-    const result = await runListCli(['import', '-', '--account', account.name, '--wait'], list);
+    const result = await spawnCli(['import', '-', '--account', account.name, '--wait'], listEnv(), list);
 
     expect(result.stderr).toMatch(/^line 5: "broken@" is not a valid email address$/m);
     expect(result.stdout).toMatch(/^Import into account ".+" \(.+\) finished: 1 job\.$/m);
@@ -400,10 +398,10 @@ describe('the CLI process', () => {
   }, 30_000);
 
   it('when the account does not exist, then it says so and exits 1 before reading anything', async () => {
-    const result = await runListCli(['import', '-', '--account', 'no-such-account'], 'someone@example.com\n');
+    const result = await runCli(['import', '-', '--account', 'no-such-account'], listEnv(), 'someone@example.com\n');
 
     expect(result.stderr).toContain('error: No account named or with id "no-such-account".\n');
     expect(result.stdout).toBe('');
     expect(result.code).toBe(1);
-  }, 30_000);
+  });
 });

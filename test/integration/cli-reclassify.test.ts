@@ -29,8 +29,9 @@ afterAll(async () => {
   await maintenance.cleanup();
 });
 
+// The run is looked at every 50 ms rather than every 500, so the command ends soon after the workers do.
 const cli = (...args: string[]): Promise<CliRun> =>
-  runCli(['reclassify', ...args], {
+  runCli(['reclassify', '--poll-ms', '50', ...args], {
     DATABASE_URL: database.url,
     REDIS_URL: maintenance.redisUrl,
     QUEUE_PREFIX: maintenance.prefix,

@@ -57,7 +57,8 @@ describe('npm run cli -- settings show', () => {
         '  bounce_actions.auto_reply           record',
         '  bounce_actions.unknown              count',
         '  soft_bounce_threshold               3',
-        '  soft_bounce_window_days             7',
+        // The window the account never set: the default, which the row its first change made holds.
+        `  soft_bounce_window_days             ${DEFAULT_SETTINGS.soft_bounce_window_days}`,
         '  expire_after_days.bounce            30',
         '  expire_after_days.complaint         never',
         '  expire_after_days.manual            never',

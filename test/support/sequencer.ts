@@ -10,7 +10,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const TIERS = [
   /\b(?:runSuite|runReplicaBench)\(/,
   /\bnumRuns\b|\buseBrowser\(/,
-  /\b(?:runCli|startServiceProcess|sharedBuild|startReplicaCluster|useRedisCluster|startPrometheus)\(/,
+  /\b(?:spawnCli|startServiceProcess|sharedBuild|startReplicaCluster|useRedisCluster|startPrometheus)\(/,
 ];
 
 function tierOf(file: TestSpecification): number {

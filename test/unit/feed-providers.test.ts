@@ -35,6 +35,9 @@ function createCommand(feeds: Command): Command {
 
 const flagsOf = (create: Command): string[] => create.options.map((option: Option) => option.flags);
 
+/** Building the command reads and writes nothing: any context does. */
+const context = { env: {}, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, exitCode: 0 };
+
 afterEach(() => {
   vi.doUnmock(REGISTRY);
   vi.resetModules();
@@ -58,7 +61,7 @@ describe('the feed provider registry', () => {
 
   it('when feeds create is built, then it takes every provider’s options once, described with their providers, in the providers’ order', async () => {
     const { feedsCommand } = await import('../../cli/commands/feeds.js');
-    const create = createCommand(feedsCommand());
+    const create = createCommand(feedsCommand(context));
     expect(flagsOf(create)).toEqual([
       '--account <name-or-id>',
       '--provider <provider>',
@@ -97,7 +100,7 @@ describe('the feed provider registry', () => {
     });
     const settings = await import('../../src/feeds/feed-settings.js');
     const { feedsCommand } = await import('../../cli/commands/feeds.js');
-    const create = createCommand(feedsCommand());
+    const create = createCommand(feedsCommand(context));
 
     expect(create.options.find((option) => option.flags === '--provider <provider>')?.argChoices).toContain('sixth');
     expect(flagsOf(create)).toContain('--token <token>');
