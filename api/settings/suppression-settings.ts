@@ -41,7 +41,7 @@ export const getSettingsEndpoint: Endpoint<SettingsDeps> = {
     tags,
     summary: 'Retrieve the account’s suppression settings',
     description:
-      'An account that never changed them has the defaults: only `invalid_address` bounces suppress, `mailbox_unavailable` and `unknown` ones count toward a threshold, the others are recorded; no soft-bounce threshold, a 7-day window, and entries that never expire.',
+      'An account that never changed them has the defaults: only `invalid_address` bounces suppress at once, `mailbox_unavailable` and `unknown` ones count toward a threshold, the others are recorded; the third counted bounce within 30 days suppresses, and entries never expire.',
     responses: {
       200: answer('The settings.', defaults),
       ...authenticatedErrors(),
@@ -68,7 +68,10 @@ export const updateSettingsEndpoint: Endpoint<SettingsDeps> = {
     request: {
       body: jsonRequest(updateSettingsBodySchema, {
         examples: {
-          threshold: { summary: 'Suppress after 3 soft bounces in a week', value: { soft_bounce_threshold: 3 } },
+          threshold: {
+            summary: 'Suppress after 3 soft bounces in a week',
+            value: { soft_bounce_threshold: 3, soft_bounce_window_days: 7 },
+          },
           actions: {
             summary: 'Unclassified bounces are recorded only',
             value: { bounce_actions: { unknown: 'record' } },

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { BOUNCE_CATEGORIES, DEFAULT_BOUNCE_ACTIONS, type BounceCategory } from '../../src/domain/bounce-categories.js';
 import { classifyBounce, type BounceEvidence } from '../../src/bounces/bounce-classifier.js';
+import { DEFAULT_SETTINGS } from '../../src/policy/settings.js';
+import { crossingIndex, SOFT_BOUNCE_ACTION } from '../../src/policy/soft-bounce-rule.js';
 import { labelRule } from '../common/label-rule.js';
 import type { FeedMapper } from '../../src/feeds/feed-mapping.js';
 import type { Provider } from '../../src/feeds/providers/index.js';
@@ -55,19 +57,56 @@ export function evidenceOf(row: CorpusRow): BounceEvidence {
   };
 }
 
-/** A decision under the default actions: does it suppress at once? */
-export type Decider = (evidence: BounceEvidence) => { category: BounceCategory | null; suppress: boolean };
+/** The same evidence without the provider's label, as a mail system that reports none sends it. */
+export const withoutLabel = (evidence: BounceEvidence): BounceEvidence => ({ ...evidence, type: undefined });
+
+/**
+ * A decision under the default policy: does the bounce suppress at once, and does it count toward
+ * the soft-bounce threshold?
+ */
+export type Decider = (evidence: BounceEvidence) => {
+  category: BounceCategory | null;
+  suppress: boolean;
+  counts: boolean;
+};
 
 export const classifierDecider: Decider = (evidence) => {
   const { category } = classifyBounce(evidence);
-  return { category, suppress: DEFAULT_BOUNCE_ACTIONS[category] === 'suppress' };
+  const action = DEFAULT_BOUNCE_ACTIONS[category];
+  return { category, suppress: action === 'suppress', counts: action === SOFT_BOUNCE_ACTION };
 };
 
-/** The rule this service had before the classifier: the provider's label alone decides, and names no category. */
+/**
+ * The rule this service had before the classifier, under the defaults of then: the provider's label
+ * alone decides, names no category, and nothing counts toward a threshold (there was none).
+ */
 export const labelDecider: Decider = (evidence) => ({
   category: null,
   suppress: DEFAULT_BOUNCE_ACTIONS[labelRule(evidence).category] === 'suppress',
+  counts: false,
 });
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A dead address mailed weekly bounces the same way each time: its first three bounces, a week apart. */
+const THREE_WEEKLY_BOUNCES = [0, 7 * DAY_MS, 14 * DAY_MS];
+
+/**
+ * Whether the default threshold (DEFAULT_SETTINGS, by the service's own rule) suppresses an address
+ * by the third of three counted bounces a week apart.
+ */
+export const thresholdCrossesByThird: boolean =
+  DEFAULT_SETTINGS.soft_bounce_threshold !== null &&
+  crossingIndex([], THREE_WEEKLY_BOUNCES, {
+    threshold: DEFAULT_SETTINGS.soft_bounce_threshold,
+    windowDays: DEFAULT_SETTINGS.soft_bounce_window_days,
+  }) !== null;
+
+/** Whether an address whose bounces are all decided so is suppressed by its third, mailed weekly. */
+export const suppressedByThird = (decision: ReturnType<Decider>): boolean =>
+  decision.suppress || (decision.counts && thresholdCrossesByThird);
+
+/** Categories of bounces that say nothing against the address: it works, and must stay mailable. */
+const WORKING: readonly BounceCategory[] = ['sender_blocked', 'delivery_failure', 'auto_reply'];
 
 export interface Scores {
   rows: number;
@@ -78,6 +117,12 @@ export interface Scores {
   wrongfulSuppressions: number;
   /** Dead addresses not decided `suppress`. */
   misses: number;
+  /** Dead addresses suppressed by their third bounce, mailed weekly: at once, or by the threshold. */
+  deadByThird: number;
+  /** Rows of a working address (refused because of the sender, the road, an automatic reply). */
+  working: number;
+  /** Working addresses suppressed by their third bounce, mailed weekly. */
+  workingByThird: number;
   /** Sender-side rows decided `sender_blocked`. */
   senderBlocked: number;
   /** expected category → decided category → rows. */
@@ -95,6 +140,9 @@ export function score(
     senderSide: 0,
     wrongfulSuppressions: 0,
     misses: 0,
+    deadByThird: 0,
+    working: 0,
+    workingByThird: 0,
     senderBlocked: 0,
     confusion: {},
   };
@@ -105,6 +153,11 @@ export function score(
     else scores.notDead += 1;
     if (dead && !decision.suppress) scores.misses += 1;
     if (!dead && decision.suppress) scores.wrongfulSuppressions += 1;
+    if (dead && suppressedByThird(decision)) scores.deadByThird += 1;
+    if (WORKING.includes(expected)) {
+      scores.working += 1;
+      if (suppressedByThird(decision)) scores.workingByThird += 1;
+    }
     if (expected === 'sender_blocked') {
       scores.senderSide += 1;
       if (decision.category === 'sender_blocked') scores.senderBlocked += 1;

@@ -53,7 +53,6 @@ const REASON_LABELS: Record<BounceReason, string> = {
   domain_unknown: 'Domain unknown',
   bad_address_syntax: 'Malformed address',
   address_moved: 'Address moved',
-  label_permanent: 'Permanent, by the provider’s label',
   mailbox_full: 'Mailbox full',
   mailbox_disabled: 'Mailbox disabled',
   recipient_filter: 'Recipient’s filter',
@@ -78,6 +77,7 @@ const REASON_LABELS: Record<BounceReason, string> = {
   out_of_office: 'Out of office',
   challenge_response: 'Challenge-response',
   recipient_unidentified: 'Recipient unidentified',
+  label_permanent: 'Unexplained; the provider labelled it permanent',
   unclassified: 'Unclassified',
 };
 

@@ -26,7 +26,7 @@ export interface BounceEvidence {
 export interface BounceClassification {
   category: BounceCategory;
   reason: BounceReason;
-  /** What decided: `echo:<sub-type>`, `text:<phrase>`, `host:<operator>`, `status:X.<subject>.<detail>`, `reply:<code>`, `sub_type:<word>`, `label:permanent`, or `none`. */
+  /** What decided: `echo:<sub-type>`, `text:<phrase>`, `host:<operator>`, `status:X.<subject>.<detail>`, `reply:<code>`, `sub_type:<word>`; when nothing decides, `label:permanent` (the provider's label, kept as evidence) or `none`. */
   rule: string;
 }
 
@@ -35,8 +35,8 @@ const BLOCK_LIST_GROUP = TEXT_RULES.findIndex((rule) => rule.reason === 'blockli
 const weakText = new PhraseMatcher(WEAK_TEXT_RULES.map((rule) => rule.phrases));
 
 /**
- * The classifier's version: a digest of its tables, so a record says which rules decided it and a
- * change of any rule is a new version.
+ * The classifier's version: a digest of its tables and of the category of each reason, so a record
+ * says which rules decided it and a change of any rule is a new version.
  */
 export const CLASSIFIER_VERSION = `1.${createHash('sha256')
   .update(
@@ -48,6 +48,7 @@ export const CLASSIFIER_VERSION = `1.${createHash('sha256')
       SUB_TYPE_RULES,
       [...ECHO_SUB_TYPES],
       [...PERMANENT_LABELS],
+      BOUNCE_REASONS,
     ]),
   )
   .digest('hex')
@@ -116,9 +117,13 @@ function replyCode(evidence: BounceEvidence, text: string): string | null {
  * 4. the diagnostic's weak phrases;
  * 5. the reply code;
  * 6. the provider's sub-type or classification;
- * 7. the provider's label: permanent is `invalid_address`, anything else `unknown`.
+ * 7. nothing else: `unknown`. A permanent label is kept as the reason (`label_permanent`, rule
+ *    `label:permanent`), so the history shows the provider said so, but it decides nothing: a
+ *    provider labels every 5xx permanent, a block-listed sending IP as well as a dead address. Under
+ *    the default actions such bounces count toward the soft-bounce threshold, so a dead address
+ *    that nobody can read still leaves the list of mailable addresses.
  *
- * So the text decides before the code, and the code before the label.
+ * So the text decides before the code, and the code before the provider's words.
  */
 export function classifyBounce(evidence: BounceEvidence): BounceClassification {
   const subType = evidence.sub_type?.trim().toLowerCase() ?? '';

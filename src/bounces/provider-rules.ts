@@ -25,7 +25,7 @@ export const RECIPIENT_UNIDENTIFIED = 'RecipientUnidentified';
  * A provider's finer word for a bounce (SES and Resend `bounceSubType`, SendGrid
  * `bounce_classification`, Postmark `Type`, Mailgun `reason`), for a bounce whose text and codes
  * decide nothing. Keys are lower case; no two providers use one word for different things. Words that only restate the label (`General`,
- * `HardBounce`, `Unclassified`) are absent, so the label decides.
+ * `HardBounce`, `Unclassified`) are absent: like the label, they decide nothing.
  */
 export const SUB_TYPE_RULES: Readonly<Record<string, BounceReason>> = {
   noemail: 'user_unknown',

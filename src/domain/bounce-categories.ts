@@ -39,7 +39,6 @@ export const BOUNCE_REASONS = {
   domain_unknown: 'invalid_address',
   bad_address_syntax: 'invalid_address',
   address_moved: 'invalid_address',
-  label_permanent: 'invalid_address',
   mailbox_full: 'mailbox_unavailable',
   mailbox_disabled: 'mailbox_unavailable',
   recipient_filter: 'mailbox_unavailable',
@@ -64,6 +63,7 @@ export const BOUNCE_REASONS = {
   out_of_office: 'auto_reply',
   challenge_response: 'auto_reply',
   recipient_unidentified: 'unknown',
+  label_permanent: 'unknown',
   unclassified: 'unknown',
 } as const satisfies Record<string, BounceCategory>;
 export type BounceReason = keyof typeof BOUNCE_REASONS;

@@ -109,13 +109,22 @@ export interface EventPolicy {
   complaintScope: ComplaintScope;
 }
 
+/** The soft-bounce rule of these settings; null when the threshold is off. */
+function softBounceRuleOf(threshold: number | null, windowDays: number): SoftBounceRule | null {
+  return threshold === null ? null : { threshold, windowDays };
+}
+
 export const DEFAULT_EVENT_POLICY: EventPolicy = Object.freeze({
   actions: DEFAULT_BOUNCE_ACTIONS,
-  softBounce: null,
+  softBounce: softBounceRuleOf(DEFAULT_SETTINGS.soft_bounce_threshold, DEFAULT_SETTINGS.soft_bounce_window_days),
   complaintScope: DEFAULT_SETTINGS.complaint_scope,
 });
 
-/** The policy of each of these accounts that changed its settings; the others have DEFAULT_EVENT_POLICY. */
+/**
+ * The policy of each of these accounts: its own when it changed its settings, DEFAULT_EVENT_POLICY
+ * when it never did. Every account asked about is in the map, so the default threshold applies to
+ * the accounts that have no settings row as to any other.
+ */
 export async function eventPolicies(db: Queryable, accountIds: readonly string[]): Promise<Map<string, EventPolicy>> {
   const { rows } = await db.query<{
     account_id: string;
@@ -129,17 +138,13 @@ export async function eventPolicies(db: Queryable, accountIds: readonly string[]
            WHERE account_id = ANY($1::uuid[])`,
     values: [accountIds],
   });
-  return new Map(
-    rows.map((row) => [
-      row.account_id,
-      {
-        actions: actionsOf(row.bounce_actions),
-        softBounce:
-          row.soft_bounce_threshold === null
-            ? null
-            : { threshold: row.soft_bounce_threshold, windowDays: row.soft_bounce_window_days },
-        complaintScope: row.complaint_scope,
-      },
-    ]),
-  );
+  const policies = new Map<string, EventPolicy>(accountIds.map((accountId) => [accountId, DEFAULT_EVENT_POLICY]));
+  for (const row of rows) {
+    policies.set(row.account_id, {
+      actions: actionsOf(row.bounce_actions),
+      softBounce: softBounceRuleOf(row.soft_bounce_threshold, row.soft_bounce_window_days),
+      complaintScope: row.complaint_scope,
+    });
+  }
+  return policies;
 }

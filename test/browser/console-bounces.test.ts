@@ -170,15 +170,15 @@ describe('settings', () => {
     expect(await inPage(page, 'document.activeElement?.id')).toBe('threshold');
     await expectAccessible(page, 'the settings with an error');
 
-    await page.getByLabel('Bounces that suppress an address').fill('3');
+    await page.getByLabel('Bounces that suppress an address').fill('4');
     await page.getByLabel('Bounce entries').fill('90');
     await page.getByRole('button', { name: 'Save' }).click();
     await page
       .getByRole('status')
-      .filter({ hasText: 'Saved. Soft-bounce threshold: 3; bounce entries expire: after 90 days.' })
+      .filter({ hasText: 'Saved. Soft-bounce threshold: 4; bounce entries expire: after 90 days.' })
       .waitFor();
     const settings = await apiClient(app.server.url, account.token).get('/settings/suppressions');
-    expect(settings.body).toMatchObject({ soft_bounce_threshold: 3, expire_after_days: { bounce: 90 } });
+    expect(settings.body).toMatchObject({ soft_bounce_threshold: 4, expire_after_days: { bounce: 90 } });
   });
 });
 
@@ -297,7 +297,7 @@ describe('screenshots for docs/console.md', () => {
     await screenshot(page, 'bounces', { fullPage: true });
 
     await openFromNavigation(page, 'Settings');
-    await page.getByLabel('Bounces that suppress an address').fill('3');
+    await page.getByLabel('Window, in days').fill('90');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await expectAccessible(page, 'the settings, saved');

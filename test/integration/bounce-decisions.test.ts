@@ -83,6 +83,33 @@ describe('a sender incident, labelled permanent by the provider', () => {
   });
 });
 
+describe('bounces labelled permanent that nothing explains', () => {
+  it('when 1,000 addresses bounce once each with only a bare 550 and the provider’s permanent label, then none is suppressed and each is recorded as unknown, the label kept', async () => {
+    const { accountId } = await newAccount(workers.database.db);
+    const emails = uniqueEmails(1000);
+
+    await publishAndWait(
+      accountId,
+      emails.map((email) => bounce(accountId, email, 'smtp; 550 Requested action not completed')),
+    );
+
+    expect(await entriesOf(accountId)).toBe(0);
+    const { rows } = await workers.database.db.query<{
+      bounce_category: string;
+      bounce_rule: string;
+      outcome: string;
+      n: number;
+    }>({
+      text: `SELECT bounce_category, bounce_rule, outcome, count(*)::int AS n FROM suppression_events
+             WHERE account_id = $1 GROUP BY 1, 2, 3`,
+      values: [accountId],
+    });
+    expect(rows).toEqual([
+      { bounce_category: 'unknown', bounce_rule: 'label:permanent', outcome: 'not_suppressed', n: 1000 },
+    ]);
+  });
+});
+
 describe('the account’s bounce actions', () => {
   it('when an account makes sender_blocked count, then block-list refusals reach its threshold', async () => {
     const { accountId } = await newAccount(workers.database.db);
@@ -106,9 +133,8 @@ describe('the account’s bounce actions', () => {
     expect(await entriesOf(accountId)).toBe(0);
   });
 
-  it('when a full mailbox bounces under the defaults, then it counts toward the threshold and never suppresses alone', async () => {
+  it('when a full mailbox bounces under the defaults, then it counts toward the default threshold and never suppresses alone', async () => {
     const { accountId } = await newAccount(workers.database.db);
-    await updateSettings(workers.database.db, accountId, { soft_bounce_threshold: 3 });
     const email = uniqueEmail();
     const full = '552 5.2.2 <{email}>: mailbox full';
 

@@ -215,6 +215,25 @@ describe('POST /bounces/reclassifications', () => {
     expect(await listed(accountId)).toEqual([twice]);
   });
 
+  it('when an entry’s only evidence is a bounce labelled permanent that nothing explains, then the default policy lifts it; three such bounces within 30 days keep theirs', async () => {
+    const { accountId } = await newApiAccount(app);
+    const once = uniqueEmail();
+    const thrice = uniqueEmail();
+    await legacyBounceEntry(accountId, once, 'smtp; 550 5.0.0', 2);
+    await legacyBounceEntry(accountId, thrice, 'smtp; 550 5.0.0', 24 * 14);
+    await legacyBounce(accountId, thrice, 'smtp; 550 5.0.0', 24 * 7, null, 'already_suppressed');
+    await legacyBounce(accountId, thrice, 'smtp; 550 5.0.0', 1, null, 'already_suppressed');
+
+    const { done } = await runHere(accountId);
+    expect(await done).toMatchObject({
+      status: 'completed',
+      lifted: 1,
+      lifted_by_category: { unknown: 1 },
+      records_by_category: { unknown: 4 },
+    });
+    expect(await listed(accountId)).toEqual([thrice]);
+  });
+
   it('when a complaint is a not-spam report, then it does not keep a bounce entry whose bounces no longer suppress', async () => {
     const { accountId } = await newApiAccount(app);
     const email = uniqueEmail();

@@ -317,7 +317,7 @@ beforeAll(async () => {
   };
   world.webhookId = await newWebhook();
 
-  const bounce = await app.send(created.feed, fixture('postmark', 'bounce-hard.json'), {
+  const bounce = await app.send(created.feed, fixture('postmark', 'bounce-hard-user-unknown.json'), {
     authorization: world.feedAuthorization,
   });
   expect(bounce.status).toBe(200);

@@ -19,6 +19,9 @@ function onBroadcast(name: string, fields: Record<string, unknown> = {}): string
   return JSON.stringify({ ...body, MessageStream: 'Broadcast', ...fields });
 }
 
+/** Postmark's hard bounce with the receiving server's answer: a dead address, suppressed at once. */
+const hardBounce = () => onBroadcast('bounce-hard-user-unknown.json');
+
 /** The change Postmark posts when the customer reactivates the address on the stream. */
 const reactivation = (changedAt: string) =>
   onBroadcast('subscription-change-hard-bounce.json', {
@@ -81,7 +84,7 @@ describe('Postmark reactivations', () => {
 
   it('when another source also reported the address, then the reactivation lifts nothing and is recorded as such', async () => {
     const created = await app.newFeed('postmark', {}, 'stream');
-    await send(created, onBroadcast('bounce-hard.json'));
+    await send(created, hardBounce());
     await suppression(created, EMAIL);
     await app.events.queue.add('bounce', {
       account_id: created.account.accountId,
@@ -104,7 +107,7 @@ describe('Postmark reactivations', () => {
   it('when the address was put on the list by hand, then a reactivation at Postmark leaves it there', async () => {
     const created = await app.newFeed('postmark');
     await created.account.api.post('/suppressions', { email: EMAIL });
-    await send(created, onBroadcast('bounce-hard.json'));
+    await send(created, hardBounce());
     await recorded(app, created.account.accountId, 1);
 
     await send(created, reactivation('2026-11-25T10:00:00Z'));
@@ -115,7 +118,7 @@ describe('Postmark reactivations', () => {
 
   it('when Postmark’s hard bounce alone put the address on the list, then a reactivation lifts that entry for the whole account', async () => {
     const created = await app.newFeed('postmark');
-    await send(created, onBroadcast('bounce-hard.json'));
+    await send(created, hardBounce());
     await suppression(created, EMAIL);
 
     await send(created, reactivation('2026-11-25T10:00:00Z'));

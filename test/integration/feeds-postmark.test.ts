@@ -6,6 +6,16 @@ import { basicAuth } from '../support/feed-signers.js';
 
 const app = useFeedApp();
 
+/** The account's bounces as the classifier filed them, oldest first. */
+async function classificationsOf(created: CreatedFeed) {
+  const { rows } = await app.database.db.query({
+    text: `SELECT email, source_id, bounce_type, bounce_category, bounce_rule, outcome FROM suppression_events
+           WHERE account_id = $1 ORDER BY received_at, event_id`,
+    values: [created.account.accountId],
+  });
+  return rows;
+}
+
 function credentials(created: CreatedFeed, forged = false): Record<string, string> {
   const { username, password } = created.shown as { username: string; password: string };
   return { authorization: basicAuth(username, forged ? `${password}x` : password) };
@@ -15,7 +25,7 @@ const scenarios = describeFeedScenarios(app, {
   provider: 'postmark',
   settings: () => ({}),
   sign: (payload, created, { forged }) => ({ body: payload, headers: credentials(created, forged) }),
-  permanent: { fixture: 'bounce-hard.json', emails: ['john@example.com'] },
+  permanent: { fixture: 'bounce-hard-user-unknown.json', emails: ['john@example.com'] },
   transient: { fixture: 'bounce-soft.json', emails: ['john@example.com'] },
   complaint: { fixture: 'spam-complaint.json', emails: ['john@example.com'] },
   ignored: { fixture: 'delivery.json' },
@@ -31,7 +41,7 @@ describe('Postmark webhooks', () => {
 
   it('when the Message ID is Postmark’s, then it is the source_id and the provider message id', async () => {
     const created = await app.newFeed('postmark');
-    const body = fixture('postmark', 'bounce-hard.json');
+    const body = fixture('postmark', 'bounce-hard-user-unknown.json');
     expect((await app.send(created.feed, body, credentials(created), scenarios.live())).status).toBe(200);
     expect(await suppression(created, 'john@example.com')).toMatchObject({
       source_id: '883953f4-6105-42a2-a16a-77a8eac79483',
@@ -76,7 +86,7 @@ describe('Postmark webhooks', () => {
     expect(await check('broadcast')).toEqual([expect.objectContaining({ origin: 'complaint', scope: 'broadcast' })]);
     expect(await check()).toEqual([]);
 
-    const bounce = fixture('postmark', 'bounce-hard.json').replace(
+    const bounce = fixture('postmark', 'bounce-hard-user-unknown.json').replace(
       /"MessageStream":\s*"outbound"/,
       '"MessageStream": "Broadcast"',
     );
@@ -98,20 +108,45 @@ describe('Postmark webhooks', () => {
     ]);
   });
 
-  it('when a broadcast stream reports a hard bounce as a subscription change, then its recipient is suppressed', async () => {
+  it('when a broadcast stream reports a hard bounce as a subscription change, then it is recorded as a bounce nothing explains, the label kept, and its recipient is not suppressed at once', async () => {
     const created = await app.newFeed('postmark');
     const body = fixture('postmark', 'subscription-change-hard-bounce.json');
     expect((await app.send(created.feed, body, credentials(created), scenarios.live())).status).toBe(200);
-    expect(await suppression(created, 'bounced-address@example.com')).toMatchObject({
-      origin: 'bounce',
-      source_id: '883953f4-6105-42a2-a16a-77a8eac79483',
-    });
+    await recorded(app, created.account.accountId, 1);
+    expect(await classificationsOf(created)).toEqual([
+      {
+        email: 'bounced-address@example.com',
+        source_id: '883953f4-6105-42a2-a16a-77a8eac79483',
+        bounce_type: 'permanent',
+        bounce_category: 'unknown',
+        bounce_rule: 'label:permanent',
+        outcome: 'not_suppressed',
+      },
+    ]);
+    const entry = await created.account.api.get('/suppressions/bounced-address%40example.com');
+    expect(entry.status).toBe(404);
+  });
+
+  it('when Postmark’s sample hard bounce arrives, with no answer of the receiving server, then it is unknown whatever its label and suppresses nobody', async () => {
+    const created = await app.newFeed('postmark');
+    const body = fixture('postmark', 'bounce-hard.json');
+    expect((await app.send(created.feed, body, credentials(created), scenarios.live())).status).toBe(200);
+    await recorded(app, created.account.accountId, 1);
+    expect(await classificationsOf(created)).toMatchObject([
+      {
+        email: 'john@example.com',
+        bounce_category: 'unknown',
+        bounce_rule: 'label:permanent',
+        outcome: 'not_suppressed',
+      },
+    ]);
+    expect((await created.account.api.get('/suppressions/john%40example.com')).status).toBe(404);
   });
 
   it('when the message has the email-id metadata, then it is the source_id', async () => {
     const created = await app.newFeed('postmark');
     const emailId = randomUUID();
-    const bounce = JSON.parse(fixture('postmark', 'bounce-hard.json'));
+    const bounce = JSON.parse(fixture('postmark', 'bounce-hard-user-unknown.json'));
     const body = JSON.stringify({ ...bounce, ID: 7, Metadata: { email_id: emailId } });
     expect((await app.send(created.feed, body, credentials(created), scenarios.live())).status).toBe(200);
     expect(await suppression(created, 'john@example.com')).toMatchObject({ source_id: emailId });

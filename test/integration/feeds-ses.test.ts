@@ -40,10 +40,11 @@ const scenarios = describeFeedScenarios(app, {
   permanent: { fixture: 'bounce-permanent.json', emails: ['jane@example.com'] },
   transient: { fixture: 'bounce-transient.json', emails: ['jane@example.com'] },
   complaint: { fixture: 'complaint.json', emails: ['richard@example.com'] },
+  // SES's documented example: Permanent and General, with no diagnostic code, a label and nothing else.
   multiRecipient: {
     fixture: 'bounce-permanent-multiple-recipients.json',
     emails: ['jane@example.com', 'richard@example.com'],
-    suppressed: true,
+    suppressed: false,
   },
   ignored: { fixture: 'delivery.json' },
 });

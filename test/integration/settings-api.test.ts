@@ -24,8 +24,8 @@ const DEFAULTS = {
     auto_reply: 'record',
     unknown: 'count',
   },
-  soft_bounce_threshold: null,
-  soft_bounce_window_days: 7,
+  soft_bounce_threshold: 3,
+  soft_bounce_window_days: 30,
   expire_after_days: { bounce: null, complaint: null, manual: null },
   complaint_scope: 'message',
 };
@@ -46,7 +46,7 @@ async function accountWith(body: Record<string, unknown>): Promise<ApiClient> {
 }
 
 describe('GET /settings/suppressions', () => {
-  it('when an account never changed its settings, then it gets the defaults, which keep the first rules', async () => {
+  it('when an account never changed its settings, then it gets the defaults: a dead address suppressed at once, the third counted bounce within 30 days', async () => {
     const { api } = await newApiAccount(app);
 
     const response = await api.get(PATH);
@@ -55,6 +55,18 @@ describe('GET /settings/suppressions', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.body).toStrictEqual(DEFAULTS);
+  });
+
+  it('when an account’s first change is of something else, then its soft-bounce threshold and window stay the defaults', async () => {
+    const { api } = await newApiAccount(app);
+
+    const changed = await patch(api, { expire_after_days: { bounce: 90 } });
+
+    expect(changed.body).toStrictEqual({
+      ...DEFAULTS,
+      expire_after_days: { bounce: 90, complaint: null, manual: null },
+    });
+    expect((await api.get(PATH)).body).toStrictEqual(changed.body);
   });
 
   it('when settings were changed, then GET answers them as the PATCH did', async () => {
@@ -125,6 +137,7 @@ describe('PATCH /settings/suppressions', () => {
     expect(response.status).toBe(200);
     expect(response.body).toStrictEqual({
       ...DEFAULTS,
+      soft_bounce_threshold: null,
       expire_after_days: { bounce: null, complaint: null, manual: 7 },
     });
     expect((await api.get(PATH)).body).toStrictEqual(response.body);

@@ -8,7 +8,9 @@ import { recordEventBatch } from '../../src/events/record-event-batch.js';
 import { newAccount } from '../support/accounts.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { bounceEvent } from '../support/test-events.js';
-import { allSettled } from '../support/test-queue.js';
+import { allSettled, settled } from '../support/test-queue.js';
+import type { SuppressionEventInput } from '../../src/events/event-schema.js';
+import { DEFAULT_SETTINGS } from '../../src/policy/settings.js';
 import { useEventWorker } from '../support/test-event-worker.js';
 
 const workers = useEventWorker({ concurrency: 10 });
@@ -54,8 +56,129 @@ async function outcomesRecorded(accountId: string, email: string): Promise<strin
   return rows.map((row) => row.outcome);
 }
 
+/**
+ * A bounce labelled permanent whose text and codes decide nothing, as some servers answer for an
+ * address that does not exist: a bare 550 with a status that names no subject.
+ */
+function unexplained(accountId: string, email: string, day: number): SuppressionEventInput {
+  return {
+    account_id: accountId,
+    event_id: `evt-${randomUUID()}`,
+    type: 'bounce',
+    email,
+    source_id: randomUUID(),
+    occurred_at: new Date(START + day * DAY).toISOString(),
+    bounce: { type: 'permanent', sub_type: 'General', status: '5.0.0', diagnostic: 'smtp; 550 5.0.0' },
+  };
+}
+
+/** Publishes each event on the events queue after the one before it has been applied; the jobs' results. */
+async function publishInTurn(events: SuppressionEventInput[]) {
+  const results = [];
+  for (const event of events) {
+    const { job, state } = await settled(workers.events.queue, await workers.producer.publish(event));
+    expect(state).toBe('completed');
+    results.push(job.returnvalue as { outcome: string; suppression_id: string | null; category: string });
+  }
+  return results;
+}
+
+async function classificationsOf(accountId: string, email: string) {
+  const { rows } = await workers.database.db.query({
+    text: `SELECT bounce_type, bounce_category, bounce_reason, bounce_rule, outcome FROM suppression_events
+           WHERE account_id = $1 AND email = $2 ORDER BY occurred_at`,
+    values: [accountId, email],
+  });
+  return rows;
+}
+
+describe('bounces that nothing explains, under the default policy', () => {
+  const weekly = [0, 7, 14];
+
+  it('when the defaults are read, then the threshold is 3 within 30 days: a weekly sender’s third bounce is inside the window', () => {
+    expect(DEFAULT_SETTINGS.soft_bounce_threshold).toBe(3);
+    expect(DEFAULT_SETTINGS.soft_bounce_window_days).toBeGreaterThanOrEqual(weekly.at(-1)!);
+  });
+
+  it('when an address gets one bounce labelled permanent that nothing explains, then it is not suppressed, and the history records category unknown with the rule label:permanent', async () => {
+    const { accountId } = await newAccount(workers.database.db);
+    const email = uniqueEmail();
+
+    const [result] = await publishInTurn([unexplained(accountId, email, 0)]);
+
+    expect(result).toEqual({ outcome: 'not_suppressed', suppression_id: null, category: 'unknown' });
+    expect(await entryOf(accountId, email)).toBeNull();
+    expect(await classificationsOf(accountId, email)).toEqual([
+      {
+        bounce_type: 'permanent',
+        bounce_category: 'unknown',
+        bounce_reason: 'label_permanent',
+        bounce_rule: 'label:permanent',
+        outcome: 'not_suppressed',
+      },
+    ]);
+  });
+
+  it('when an address that never changed its settings gets its third such bounce, a week after the second, then it is suppressed with outcome suppressed_soft_bounce_threshold', async () => {
+    const { accountId } = await newAccount(workers.database.db);
+    const email = uniqueEmail();
+    const events = weekly.map((day) => unexplained(accountId, email, day));
+
+    const results = await publishInTurn(events);
+
+    expect(results.map((result) => result.outcome)).toEqual([
+      'not_suppressed',
+      'not_suppressed',
+      'suppressed_soft_bounce_threshold',
+    ]);
+    expect(await entryOf(accountId, email)).toMatchObject({
+      origin: 'bounce',
+      source_id: events[2]!.source_id,
+      id: results[2]!.suppression_id,
+    });
+    expect((await classificationsOf(accountId, email)).map((row) => row.bounce_rule)).toEqual(
+      Array(3).fill('label:permanent'),
+    );
+  });
+
+  it('when an account’s first change was of its expiry, then its threshold is the default and the third such bounce suppresses', async () => {
+    const { accountId } = await newAccount(workers.database.db);
+    await updateSettings(workers.database.db, accountId, { expire_after_days: { bounce: 90 } });
+    const email = uniqueEmail();
+
+    const results = await publishInTurn(weekly.map((day) => unexplained(accountId, email, day)));
+
+    expect(results.at(-1)!.outcome).toBe('suppressed_soft_bounce_threshold');
+  });
+
+  it('when the account set its threshold to null, then such bounces never suppress, however many', async () => {
+    const accountId = await accountWithThreshold(null);
+    const email = uniqueEmail();
+
+    const results = await publishInTurn([0, 1, 2, 3, 4].map((day) => unexplained(accountId, email, day)));
+
+    expect(results.map((result) => result.outcome)).toEqual(Array(5).fill('not_suppressed'));
+    expect(await entryOf(accountId, email)).toBeNull();
+  });
+
+  it('when the third such bounce comes more than the window after the first, then it does not suppress; the fourth, within the window of the second, does', async () => {
+    const { accountId } = await newAccount(workers.database.db);
+    const email = uniqueEmail();
+    const days = [0, 16, 31, 32];
+
+    const results = await publishInTurn(days.map((day) => unexplained(accountId, email, day)));
+
+    expect(results.map((result) => result.outcome)).toEqual([
+      'not_suppressed',
+      'not_suppressed',
+      'not_suppressed',
+      'suppressed_soft_bounce_threshold',
+    ]);
+  });
+});
+
 describe('soft bounces under a threshold', () => {
-  it('when no threshold is set, then soft bounces never suppress, however many', async () => {
+  it('when the account turned the threshold off, then soft bounces never suppress, however many', async () => {
     const accountId = await accountWithThreshold(null);
     const email = uniqueEmail();
     const outcomes = await arriveInTurn(...[0, 1, 2, 3, 4].map((day) => [softBounce(accountId, email, day)]));

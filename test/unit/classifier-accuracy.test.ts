@@ -7,6 +7,8 @@ import {
   readCorpus,
   score,
   share,
+  thresholdCrossesByThird,
+  withoutLabel,
 } from '../../bench/classify/corpus.js';
 
 const rows = readCorpus();
@@ -19,14 +21,28 @@ describe('the classifier on the labelled corpus of real bounces', () => {
     expect(corpus.senderSide).toBeGreaterThan(100);
   });
 
-  it('when bounces that are not dead addresses are decided, then at most 1% are suppressed (the label rule: most of them)', () => {
+  it('when bounces that are not dead addresses are decided, then at most 1% are suppressed at once (the label rule: most of them)', () => {
     expect(share(corpus.wrongfulSuppressions, corpus.notDead)).toBeLessThanOrEqual(0.01);
     const label = score(corpusItems(rows), labelDecider);
     expect(share(label.wrongfulSuppressions, label.notDead)).toBeGreaterThan(0.5);
   });
 
-  it('when dead addresses are decided, then at most 3% are missed', () => {
+  it('when the same bounces come without the provider’s label, then still at most 1% of those that are not dead addresses are suppressed at once', () => {
+    const unlabelled = score(
+      corpusItems(rows).map((item) => ({ ...item, evidence: withoutLabel(item.evidence) })),
+      classifierDecider,
+    );
+    expect(unlabelled.notDead).toBe(corpus.notDead);
+    expect(share(unlabelled.wrongfulSuppressions, unlabelled.notDead)).toBeLessThanOrEqual(0.01);
+  });
+
+  it('when dead addresses are decided, then at most 3% are missed at once', () => {
     expect(share(corpus.misses, corpus.dead)).toBeLessThanOrEqual(0.03);
+  });
+
+  it('when dead addresses bounce the same way each week under the default policy, then at least 98% are suppressed by their third bounce', () => {
+    expect(thresholdCrossesByThird).toBe(true);
+    expect(share(corpus.deadByThird, corpus.dead)).toBeGreaterThanOrEqual(0.98);
   });
 
   it('when sender-side bounces are decided, then at least 95% are sender_blocked', () => {

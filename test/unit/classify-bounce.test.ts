@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BOUNCE_CATEGORIES, BOUNCE_REASONS } from '../../src/domain/bounce-categories.js';
+import { BOUNCE_CATEGORIES, BOUNCE_REASONS, DEFAULT_BOUNCE_ACTIONS } from '../../src/domain/bounce-categories.js';
 import { classifyBounce, CLASSIFIER_VERSION } from '../../src/bounces/bounce-classifier.js';
 import { bouncedRecipient } from '../../src/bounces/bounced-recipient.js';
 import { words } from '../../src/bounces/phrase-matcher.js';
@@ -125,18 +125,31 @@ describe('the text decides before the code, the code before the label', () => {
     });
   });
 
-  it('when neither the text nor the code decides, then the label does: permanent is a dead address, anything else unknown', () => {
+  it('when neither the text nor the code decides, then the bounce is unknown whatever its label, and a permanent label is kept as its reason', () => {
     expect(classifyBounce({ type: 'permanent', status: '5.0.0', diagnostic: 'no' })).toEqual({
-      category: 'invalid_address',
+      category: 'unknown',
       reason: 'label_permanent',
       rule: 'label:permanent',
     });
-    expect(classifyBounce({ type: 'transient' })).toEqual({
+    expect(classifyBounce({ type: 'HardBounce', reply_code: 550 })).toEqual({
       category: 'unknown',
-      reason: 'unclassified',
-      rule: 'none',
+      reason: 'label_permanent',
+      rule: 'label:permanent',
     });
+    for (const type of ['transient', 'undetermined', 'Undetermined', undefined]) {
+      expect(classifyBounce({ type, reply_code: 550 })).toEqual({
+        category: 'unknown',
+        reason: 'unclassified',
+        rule: 'none',
+      });
+    }
     expect(classifyBounce({})).toMatchObject({ category: 'unknown' });
+  });
+
+  it('when a bounce labelled permanent is unknown, then the default actions count it toward the threshold and never suppress it at once', () => {
+    const { category } = classifyBounce({ type: 'permanent', status: '5.0.0', diagnostic: 'smtp; 550 5.0.0' });
+    expect(category).toBe('unknown');
+    expect(DEFAULT_BOUNCE_ACTIONS[category]).toBe('count');
   });
 
   it('when the provider’s finer word is all there is, then it decides before the label', () => {
