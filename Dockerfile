@@ -7,6 +7,8 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The fixes npm ci applies to dependencies (patch-package, the prepare script).
+COPY patches ./patches
 # The public registry, unless the build brings its own settings as secrets, read by this step only and
 # kept nowhere in the image: an .npmrc (a mirror, a token, a proxy) as `--secret id=npmrc,src=...`,
 # and the CA bundle of a TLS-inspecting proxy as `--secret id=npm_ca,src=...`.

@@ -229,4 +229,76 @@ describe('parseMailMessage, by story', () => {
     ]);
     expect(parsed.original?.to).toEqual(['heidi@example.org']);
   });
+
+  it('when the parts come quoted-printable, base64 and 8-bit, then each is read as the bytes it encodes', async () => {
+    const deliveryStatus = Buffer.from(
+      [
+        'Reporting-MTA: dns; mx.example.de',
+        '',
+        'Final-Recipient: rfc822; anna@example.de',
+        'Action: failed',
+        'Status: 5.1.1',
+        'Diagnostic-Code: X-Unix; 255',
+        '',
+      ].join('\r\n'),
+    )
+      .toString('base64')
+      .replace(/.{60}/g, '$&\r\n');
+    const parsed = await parseMailMessage(
+      crlf([
+        'Return-Path: <>',
+        'From: Mail Delivery System <MAILER-DAEMON@mx.example.de>',
+        'To: bounces+tok3n@sender.example.com',
+        'Subject: Unzustellbar',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="b2"',
+        '',
+        '--b2',
+        'Content-Type: text/plain; charset=utf-8',
+        'Content-Transfer-Encoding: quoted-printable',
+        '',
+        'Die Nachricht konnte nicht zugestellt werden.',
+        '',
+        '<anna@example.de>: 550 5.1.1 Empf=C3=A4nger unbekannt, bitte =C3=BCberpr=C3=BC=',
+        'fen Sie die Adresse',
+        '',
+        '--b2',
+        'Content-Type: message/delivery-status',
+        'Content-Transfer-Encoding: base64',
+        '',
+        deliveryStatus,
+        '--b2',
+        'Content-Type: message/rfc822',
+        'Content-Transfer-Encoding: 8bit',
+        '',
+        'Return-Path: <bounces+tok3n@sender.example.com>',
+        'From: News <news@sender.example.com>',
+        'To: anna@example.de',
+        'Subject: Grüße aus Köln',
+        'Message-ID: <original-2@sender.example.com>',
+        'Content-Type: text/plain; charset=utf-8',
+        'Content-Transfer-Encoding: quoted-printable',
+        '',
+        'Hallo =C3=A4',
+        '--b2--',
+        '',
+      ]),
+    );
+    expect(parsed.format).toBe('rfc3464');
+    expect(parsed.records).toMatchObject([
+      {
+        kind: 'bounce',
+        recipient: 'anna@example.de',
+        status: '5.1.1',
+        reply_code: '550',
+        reporting_mta: 'mx.example.de',
+      },
+    ]);
+    expect(parsed.records[0]?.diagnostic).toContain('550 5.1.1 Empfänger unbekannt, bitte überprüfen Sie die Adresse');
+    expect(parsed.original).toMatchObject({
+      message_id: '<original-2@sender.example.com>',
+      to: ['anna@example.de'],
+      subject: 'Grüße aus Köln',
+    });
+  });
 });
