@@ -230,6 +230,68 @@ describe('parseMailMessage, by story', () => {
     expect(parsed.original?.to).toEqual(['heidi@example.org']);
   });
 
+  it("when a notice quotes the SMTP session, then the diagnostic is the server's refusal, not the commands and their addresses", async () => {
+    const parsed = await parseMailMessage(
+      dsn([
+        {
+          address: 'ivan@example.org',
+          action: 'failed',
+          status: '5.0.0',
+          diagnostic:
+            'Out: 220 mx.example.org ESMTP In: MAIL FROM:<news@sender.example.com> Out: 250 2.1.0 Ok In: RCPT TO:<ivan@example.org> Out: 250 2.1.5 Ok In: DATA Out: 451 4.3.0 Error: queue file write error In: QUIT Out: 221 2.0.0 Bye',
+        },
+        {
+          address: 'judy@example.org',
+          action: 'failed',
+          status: '5.0.0',
+          diagnostic:
+            'While talking to mx.example.org: >>> RCPT To:<judy@example.org> <<< 550 5.1.1 <judy@example.org>... User unknown',
+        },
+      ]),
+    );
+    expect(parsed.records).toMatchObject([
+      { recipient: 'ivan@example.org', diagnostic: '451 4.3.0 Error: queue file write error', reply_code: '451' },
+      {
+        recipient: 'judy@example.org',
+        diagnostic: 'While talking to mx.example.org: 550 5.1.1 <judy@example.org>... User unknown',
+        reply_code: '550',
+      },
+    ]);
+  });
+
+  it('when a notice holds MIME parts its header never declared, then their boundaries and headers are no diagnostic', async () => {
+    const parsed = await parseMailMessage(
+      crlf([
+        'From: Mail Delivery Subsystem <MAILER-DAEMON@mx.example.net>',
+        'To: news@sender.example.com',
+        'Subject: Returned mail: see transcript for details',
+        '',
+        'This is a MIME-encapsulated message',
+        '',
+        '--b2/mx.example.net',
+        '',
+        '   ----- Transcript of session follows -----',
+        'kate... Deferred: Connection refused by mx.example.org',
+        'Message could not be delivered for 5 days',
+        '',
+        '--b2/mx.example.net',
+        'Content-Type: message/delivery-status',
+        '',
+        'Reporting-MTA: dns; mx.example.net',
+        '',
+        'Final-Recipient: RFC822; kate@example.org',
+        'Action: failed',
+        'Status: 4.4.7',
+        '',
+        '--b2/mx.example.net--',
+        '',
+      ]),
+    );
+    expect(parsed.records).toHaveLength(1);
+    expect(parsed.records[0]).toMatchObject({ kind: 'bounce', recipient: 'kate@example.org', status: '4.4.7' });
+    expect(parsed.records[0]?.diagnostic ?? '').not.toMatch(/b2\/mx|Content-Type/);
+  });
+
   it('when the parts come quoted-printable, base64 and 8-bit, then each is read as the bytes it encodes', async () => {
     const deliveryStatus = Buffer.from(
       [

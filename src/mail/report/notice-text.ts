@@ -54,10 +54,14 @@ function presented(line: string, start: number, end: number, worded: boolean): '
   return worded ? 'named' : null;
 }
 
+// The lines of MIME's own structure, a boundary delimiter (`--<boundary>`) and a part's header,
+// which a notice whose message declares no multipart type shows as text: never a sentence of it.
+const MIME_STRUCTURE = /^(?:--[\x21-\x7e]{1,70}|Content-(?:Type|Transfer-Encoding|Disposition|Description|ID):.*)$/i;
+
 /** The notice's lines: the readable text up to where the quoted original starts. */
 export function noticeLines(text: string): string[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  return lines.slice(0, quotedOriginalStart(lines));
+  return lines.slice(0, quotedOriginalStart(lines)).filter((line) => !MIME_STRUCTURE.test(line));
 }
 
 /**

@@ -42,10 +42,34 @@ export function chooseStatus(field: string | null, text: string | null): string 
   return statusInText(text) ?? field;
 }
 
-/** Whitespace runs as single spaces, trimmed, at most 2000 characters; null when empty. */
+// The turns of an SMTP session transcript: Postfix writes `In:` and `Out:`, Sendmail `>>>` and `<<<`.
+const TRANSCRIPT_TURN = /\s(?=(?:In:|Out:|>>>|<<<)\s)/;
+const TURN = /^(?:In:|Out:|>>>|<<<)\s/;
+const CLIENT_TURN = /^(?:In:|>>>)\s/;
+const FAILED_REPLY = /^(?:Out:|<<<)\s+([45]\d\d[\s-].*)$/;
+
+/**
+ * A session transcript (`... >>> RCPT To:<jane@example.com> <<< 550 5.1.1 User unknown`, `... In:
+ * DATA Out: 451 4.3.0 Error: queue file write error`) down to the server's refusals, the replies
+ * with a 4xx or 5xx code, after what the text says before it: the commands and the greetings
+ * around them are left out, since the commands carry addresses and words ("MAIL FROM") that are no
+ * reason. The text itself when it is no transcript.
+ */
+function refusalsOfTranscript(text: string): string {
+  const turns = text.split(TRANSCRIPT_TURN);
+  if (turns.length < 3 || !turns.some((turn) => CLIENT_TURN.test(turn))) return text;
+  const before = TURN.test(turns[0] as string) ? [] : [turns[0] as string];
+  const refusals = turns.flatMap((turn) => FAILED_REPLY.exec(turn)?.[1] ?? []);
+  return refusals.length === 0 ? text : [...before, ...refusals].join(' ');
+}
+
+/**
+ * Whitespace runs as single spaces, trimmed, a session transcript down to its refusals, at most
+ * 2000 characters; null when empty.
+ */
 export function cleanDiagnostic(text: string | null | undefined): string | null {
   if (!text) return null;
-  const clean = text.replace(/\s+/g, ' ').trim();
+  const clean = refusalsOfTranscript(text.replace(/\s+/g, ' ').trim());
   if (clean === '') return null;
   return clean.length > MAX_DIAGNOSTIC_LENGTH ? clean.slice(0, MAX_DIAGNOSTIC_LENGTH) : clean;
 }
