@@ -31,6 +31,8 @@ export interface Metrics {
   readonly smtpMessages: Counter<'outcome'>;
   /** `smtp_connections`: connections the mail listener holds now. */
   readonly smtpConnections: Gauge;
+  /** `smtp_connections_refused_total`: connections the mail listener answered 421 because it held SMTP_MAX_CONNECTIONS. */
+  readonly smtpConnectionsRefused: Counter;
   /** `suppression_events_processed_total{outcome}`: event jobs completed by outcome, or `failed`. */
   readonly eventsProcessed: Counter<'outcome' | 'message_scope'>;
   /** `bounces_classified_total{category,provider}`: bounces recorded (duplicates not), by category and the provider that reported them. */
@@ -131,6 +133,11 @@ export function createMetrics(): Metrics {
     smtpConnections: new Gauge({
       name: 'smtp_connections',
       help: 'Connections the SMTP/LMTP listener holds now.',
+      registers: [registry],
+    }),
+    smtpConnectionsRefused: new Counter({
+      name: 'smtp_connections_refused_total',
+      help: 'Connections the SMTP/LMTP listener answered 421 and closed because it held SMTP_MAX_CONNECTIONS already.',
       registers: [registry],
     }),
     eventsProcessed: new Counter({

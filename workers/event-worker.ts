@@ -14,7 +14,10 @@ export interface EventWorkerDeps extends WorkerDeps {
   classify?: BounceClassifier;
 }
 
-export type EventWorkerTuning = { -readonly [K in keyof typeof WORKER_TUNING.events]: number };
+export type EventWorkerTuning = { -readonly [K in keyof typeof WORKER_TUNING.events]: number } & {
+  /** How long a job stays claimed without its worker renewing the claim (default BullMQ's 30 s). */
+  lockDurationMs: number;
+};
 
 export interface EventWorker {
   worker: Worker;
@@ -56,6 +59,9 @@ export function startEventWorker(
     removeOnComplete: KEEP_COMPLETED,
     removeOnFail: KEEP_FAILED,
     maxStalledCount: MAX_STALLS,
+    ...(tuning.lockDurationMs === undefined
+      ? {}
+      : { lockDuration: tuning.lockDurationMs, stalledInterval: tuning.lockDurationMs }),
     ...queueTelemetry(),
   });
   const { metrics, logger } = deps;

@@ -2,6 +2,7 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import type { Config } from '../src/config.js';
 import { createEventProducer } from '../src/events/event-producer.js';
 import { mailJobSchema } from '../src/mail/messages/mail-job.js';
+import { batchedMailMessageStore, batchedPublisher } from '../src/mail/messages/mail-reader-batches.js';
 import { readMailMessage, type MailReading } from '../src/mail/messages/read-mail-message.js';
 import { KEEP_COMPLETED, KEEP_FAILED, MAIL_QUEUE, MAX_STALLS } from '../src/queues.js';
 import { queueTelemetry } from '../src/tracing/queue-telemetry.js';
@@ -12,21 +13,36 @@ export type MailWorkerConfig = Pick<
   'QUEUE_PREFIX' | 'BOUNCE_DOMAINS' | 'BOUNCE_LOCAL_PART' | 'MAIL_UNSIGNED_DOMAINS' | 'MAIL_MAX_MESSAGE_BYTES'
 >;
 
+export interface MailWorkerTuning {
+  /** How long a job stays claimed without its worker renewing the claim (default BullMQ's 30 s). */
+  lockDurationMs?: number;
+}
+
 export interface MailWorker {
   worker: Worker;
   close(): Promise<void>;
 }
 
-/** Messages read at once: parsing is CPU work, and each message waits on a few queries. */
-const CONCURRENCY = 8;
+/**
+ * Messages read at once: parsing is CPU work, and each message waits on a few queries, which the
+ * messages in hand share (mail-reader-batches.ts). Each holds its bytes (up to MAIL_MAX_MESSAGE_BYTES).
+ */
+const CONCURRENCY = 16;
 
 /** Reads queued mail messages into events on the events queue, which the event worker decides. */
-export function startMailWorker(config: MailWorkerConfig, deps: WorkerDeps): MailWorker {
+export function startMailWorker(config: MailWorkerConfig, deps: WorkerDeps, tuning: MailWorkerTuning = {}): MailWorker {
   const events = createEventProducer({ connection: deps.connection, prefix: config.QUEUE_PREFIX });
   const settings = {
     bounceDomains: config.BOUNCE_DOMAINS,
     localPart: config.BOUNCE_LOCAL_PART,
     unsignedDomains: config.MAIL_UNSIGNED_DOMAINS,
+  };
+  const reader = {
+    db: deps.db,
+    messages: batchedMailMessageStore(deps.db),
+    publish: batchedPublisher((list) => events.publishMany(list)),
+    settings,
+    maxBytes: config.MAIL_MAX_MESSAGE_BYTES,
   };
   const worker = new Worker<unknown, MailReading>(
     MAIL_QUEUE,
@@ -35,10 +51,7 @@ export function startMailWorker(config: MailWorkerConfig, deps: WorkerDeps): Mai
       // Retrying a job that is not a message cannot make it one.
       if (!parsed.success)
         throw new UnrecoverableError(`not a mail job: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-      return readMailMessage(
-        { db: deps.db, publish: (list) => events.publishMany(list), settings, maxBytes: config.MAIL_MAX_MESSAGE_BYTES },
-        parsed.data,
-      );
+      return readMailMessage(reader, parsed.data);
     },
     {
       connection: deps.connection,
@@ -47,6 +60,9 @@ export function startMailWorker(config: MailWorkerConfig, deps: WorkerDeps): Mai
       removeOnComplete: KEEP_COMPLETED,
       removeOnFail: KEEP_FAILED,
       maxStalledCount: MAX_STALLS,
+      ...(tuning.lockDurationMs === undefined
+        ? {}
+        : { lockDuration: tuning.lockDurationMs, stalledInterval: tuning.lockDurationMs }),
       ...queueTelemetry(),
     },
   );

@@ -10,15 +10,17 @@ import { createFeed } from '../../src/feeds/feed-repository.js';
 import { feedPath, newFeedId, type Feed } from '../../src/feeds/feed.js';
 import { feedSettings } from '../../src/feeds/feed-settings.js';
 import { createLogger } from '../../src/logger.js';
-import { BATCHES_QUEUE, EVENTS_QUEUE, MAINTENANCE_QUEUE } from '../../src/queues.js';
+import { BATCHES_QUEUE, EVENTS_QUEUE, MAIL_QUEUE, MAINTENANCE_QUEUE } from '../../src/queues.js';
 import { WEBHOOK_DELIVERIES_QUEUE } from '../../src/webhooks/delivery-queue.js';
 import { newAccount, type TestAccount } from '../support/accounts.js';
 import { apiClient, type ApiClient } from '../support/api-client.js';
 import { startServiceProcess, type ServiceProcess } from '../support/built-service.js';
 import { uniqueEmail } from '../support/emails.js';
+import { startDovecot, type RunningDovecot } from '../support/dovecot.js';
 import { fixture } from '../support/feed-contract.js';
 import { basicAuth } from '../support/feed-signers.js';
 import { freePort } from '../support/free-port.js';
+import { dsn } from '../support/mail-messages.js';
 import {
   prometheusBinary,
   promtool,
@@ -28,6 +30,7 @@ import {
 } from '../support/prometheus.js';
 import { startReplicaCluster, type ReplicaCluster } from '../support/replica-cluster.js';
 import { sharedBuild } from '../support/shared-build.js';
+import { openSmtpSession } from '../support/smtp-session.js';
 import { bounceEvent, complaintEvent } from '../support/test-events.js';
 import { eventually } from '../support/test-queue.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -38,6 +41,7 @@ const ALERTS = `${DEPLOY}prometheus/alerts.yml`;
 const JOB = 'suppression-list';
 const METRICS_TOKEN = `metrics-${randomUUID()}`;
 const DATABASE = 'sl_dashboard';
+const BOUNCE_DOMAIN = 'bounces.dashboard.example';
 
 /**
  * What Grafana puts in place of its variables for a range of `rangeSeconds` scraped every second:
@@ -76,10 +80,30 @@ let service: ServiceProcess;
 let prometheus: RunningPrometheus;
 let receiver: WebhookReceiver;
 let producer: EventProducer;
+let dovecot: RunningDovecot;
+let smtpPort: number;
 const prefix = `test-${randomUUID().slice(0, 10)}`;
 let redisUrl: string;
 
-/** What a platform does in a few seconds: checks, lookups, events of each kind, a feed's requests, changes for webhooks. */
+/** A bounce to the mail listener over SMTP, and another into the IMAP mailbox the service reads. */
+async function mail(): Promise<void> {
+  const message = () =>
+    dsn(`bounces@${BOUNCE_DOMAIN}`, [
+      { recipient: uniqueEmail(), status: '5.1.1', diagnostic: '550 5.1.1 User unknown' },
+    ]);
+  const session = await openSmtpSession(smtpPort);
+  await session.command('EHLO mta.example.net');
+  await session.command('MAIL FROM:<>');
+  await session.command(`RCPT TO:<bounces@${BOUNCE_DOMAIN}>`);
+  await session.command('DATA');
+  session.write(Buffer.concat([message(), Buffer.from('.\r\n')]));
+  expect((await session.reply()).code).toBe(250);
+  await session.command('QUIT');
+  session.destroy();
+  await dovecot.deliver(message());
+}
+
+/** What a platform does in a few seconds: checks, lookups, events of each kind, a feed's requests, changes for webhooks, bounces by mail. */
 async function traffic(account: TestAccount, api: ApiClient, feed: Feed, password: string, username: string) {
   const suppressed = uniqueEmail();
   expect((await api.post('/suppressions', { email: suppressed })).status).toBe(201);
@@ -114,6 +138,7 @@ async function traffic(account: TestAccount, api: ApiClient, feed: Feed, passwor
     });
   expect((await post(basicAuth(username, password))).status).toBe(200);
   expect((await post(basicAuth(username, `${password}x`))).status).toBe(401);
+  await mail();
 }
 
 describe('the dashboard and the alert rules in a real Prometheus scraping the process of npm start', () => {
@@ -121,7 +146,13 @@ describe('the dashboard and the alert rules in a real Prometheus scraping the pr
     prometheusBinary();
     redisUrl = inject('redisUrl');
     let dir: string;
-    [dir, cluster, receiver] = await Promise.all([sharedBuild(), startReplicaCluster(), startWebhookReceiver()]);
+    [dir, cluster, receiver, dovecot, smtpPort] = await Promise.all([
+      sharedBuild(),
+      startReplicaCluster(),
+      startWebhookReceiver(),
+      startDovecot(),
+      freePort(),
+    ]);
     const admin = new pg.Client({ connectionString: cluster.primaryUrl });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${DATABASE}`);
@@ -140,6 +171,12 @@ describe('the dashboard and the alert rules in a real Prometheus scraping the pr
       NODE_ENV: 'development',
       WEBHOOKS_ALLOW_PRIVATE_ENDPOINTS: 'true',
       RATE_LIMIT_PER_SECOND: '1000',
+      // The mail listener and the IMAP poller, beside the events workers.
+      SMTP_PORT: String(smtpPort),
+      BOUNCE_DOMAINS: BOUNCE_DOMAIN,
+      IMAP_URL: dovecot.url(),
+      IMAP_PASSWORD: dovecot.password,
+      IMAP_POLL_SECONDS: '1',
     });
     primary = createDatabase({ url: cluster.primaryUrlFor(DATABASE), poolSize: 2, logger: createLogger('silent') });
     producer = createEventProducer({ connection: redisUrl, prefix });
@@ -156,9 +193,10 @@ describe('the dashboard and the alert rules in a real Prometheus scraping the pr
     await producer?.close();
     await primary?.close();
     await receiver?.close();
+    await dovecot?.stop();
     await cluster?.remove();
     await Promise.all(
-      [EVENTS_QUEUE, BATCHES_QUEUE, MAINTENANCE_QUEUE, WEBHOOK_DELIVERIES_QUEUE].map(async (name) => {
+      [EVENTS_QUEUE, BATCHES_QUEUE, MAINTENANCE_QUEUE, MAIL_QUEUE, WEBHOOK_DELIVERIES_QUEUE].map(async (name) => {
         const queue = new Queue(name, { connection: { url: redisUrl }, prefix });
         await queue.obliterate({ force: true });
         await queue.close();
@@ -166,7 +204,7 @@ describe('the dashboard and the alert rules in a real Prometheus scraping the pr
     );
   });
 
-  it('when the service has served a few seconds of traffic, then every query of every panel returns data and Prometheus has loaded every alert rule', async () => {
+  it('when the service has served a few seconds of traffic and of mail, then every query of every panel returns data and Prometheus has loaded every alert rule', async () => {
     const started = Math.floor(Date.now() / 1000) - 2;
     const account = await newAccount(primary);
     const api = apiClient(service.url as string, account.token);
@@ -203,7 +241,20 @@ describe('the dashboard and the alert rules in a real Prometheus scraping the pr
     const queries = dashboard.panels.flatMap((panel) =>
       (panel.targets ?? []).map((target) => ({ title: panel.title, expr: target.expr })),
     );
-    expect(queries.length).toBeGreaterThanOrEqual(25);
+    expect(queries.length).toBeGreaterThanOrEqual(38);
+    const MAIL_METRICS = [
+      'smtp_messages_total',
+      'smtp_connections',
+      'smtp_connections_refused_total',
+      'mail_messages_total',
+      'mail_records_total',
+      'imap_messages_total',
+    ];
+    for (const name of MAIL_METRICS)
+      expect(
+        queries.some(({ expr }) => expr.includes(`${name}{`)),
+        name,
+      ).toBe(true);
     const results = new Map<string, Series[]>();
     const withoutData = (): string[] =>
       queries

@@ -298,25 +298,109 @@ describe('clients that misbehave', () => {
     ).toBe(digest);
   });
 
-  it('when 200 clients connect at once and each sends a message, then each is answered 250, every message is queued and the listener still serves', async () => {
-    const messages = Array.from({ length: 200 }, () => uniqueMessage());
+  it('when 1,000 clients connect at once, then those past SMTP_MAX_CONNECTIONS hear 421 and never a reset, every message answered 250 is queued, and the refused are served when they come back', async () => {
+    const CLIENTS = 1000;
+    const AT_ONCE = 500;
+    const burstPrefix = `${app.events.prefix}-burst`;
+    const burstProducer = createMailProducer({ connection: app.events.redisUrl, prefix: burstPrefix });
+    const burstQueue = new Queue(MAIL_QUEUE, { connection: app.events.connection, prefix: burstPrefix });
+    const burstMetrics = createMetrics();
+    // A listener of its own, queueing where no worker reads: what is measured is the listener alone.
+    const burst = await startListener(
+      { SMTP_MAX_CONNECTIONS: String(AT_ONCE) },
+      { producer: burstProducer, metrics: burstMetrics },
+    );
+    const held = async () => (await burstMetrics.smtpConnections.get()).values[0]?.value;
+    /** A message over a session already greeted; its end-of-DATA reply. */
+    const send = async (session: SmtpSession, raw: Buffer) => {
+      session.write(`MAIL FROM:<>\r\nRCPT TO:<${BOUNCES}>\r\nDATA\r\n`);
+      for (let reply = 0; reply < 3; reply += 1) await session.reply();
+      session.write(dataOf(raw));
+      const end = await session.reply();
+      await session.command('QUIT');
+      return { raw, end };
+    };
+    /** What an accepted client does: a fifth idle until the others are done, a fifth drop before DATA, a fifth during it, the rest send. */
+    const behave = async (session: SmtpSession, index: number, othersDone: Promise<unknown>) => {
+      await session.command('EHLO mta.example.net');
+      if (index % 5 === 0) {
+        await othersDone;
+        await session.command('QUIT');
+        return undefined;
+      }
+      if (index % 5 === 1) {
+        session.write(`MAIL FROM:<>\r\nRCPT TO:<${BOUNCES}>\r\n`);
+        session.destroy();
+        return undefined;
+      }
+      if (index % 5 === 2) {
+        session.write(`MAIL FROM:<>\r\nRCPT TO:<${BOUNCES}>\r\nDATA\r\n`);
+        for (let reply = 0; reply < 3; reply += 1) await session.reply();
+        session.write(dataOf(uniqueMessage()).subarray(0, 200));
+        session.destroy();
+        return undefined;
+      }
+      return send(session, uniqueMessage());
+    };
 
-    const answers = await Promise.all(messages.map((message) => deliver(listener.port, message)));
+    try {
+      // All at once, each holding its connection until every one has heard its greeting.
+      const opened = await Promise.allSettled(Array.from({ length: CLIENTS }, () => openSmtpSession(burst.port)));
+      // A reset, or a connection closed without a reply, rejects: there is none.
+      expect(opened.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+      const sessions = opened.map((outcome) => (outcome as PromiseFulfilledResult<SmtpSession>).value);
+      const accepted = sessions.filter((session) => session.greeting.code === 220);
+      const refused = sessions.filter((session) => session.greeting.code !== 220);
+      expect(accepted).toHaveLength(AT_ONCE);
+      expect(new Set(refused.map((session) => session.greeting.lines.join('\n')))).toEqual(
+        new Set(['421 4.3.2 Too many connections, try again later']),
+      );
+      await Promise.all(refused.map((session) => session.ended));
+      expect((await burstMetrics.smtpConnectionsRefused.get()).values[0]?.value).toBe(CLIENTS - AT_ONCE);
 
-    expect(answers.map((answer) => answer.end?.[0]?.code)).toEqual(messages.map(() => 250));
-    const queued = await Promise.all(messages.map((message) => queuedBytes(message)));
-    expect(queued).toEqual(messages);
-    expect((await deliver(listener.port, uniqueMessage())).end![0]!.code).toBe(250);
+      let othersDone = () => undefined as void;
+      const released = new Promise<void>((resolve) => (othersDone = resolve));
+      const behaving = accepted.map((session, index) => behave(session, index, released));
+      await Promise.all(behaving.filter((_, index) => index % 5 !== 0));
+      othersDone();
+      const first = (await Promise.all(behaving)).filter((sent) => sent !== undefined);
+      await eventually(async () => (await held()) === 0, 10_000, 'every session of the first wave closed');
+      // The refused come back, as an MTA does after a 4xx greeting, and each sends its message.
+      const again = await Promise.all(refused.map(() => openSmtpSession(burst.port)));
+      expect(again.map((session) => session.greeting.code)).toEqual(refused.map(() => 220));
+      const second = await Promise.all(
+        again.map(async (session) => {
+          await session.command('EHLO mta.example.net');
+          return send(session, uniqueMessage());
+        }),
+      );
+
+      const sent = [...first, ...second];
+      expect(sent).toHaveLength((AT_ONCE * 2) / 5 + (CLIENTS - AT_ONCE));
+      expect(sent.map(({ end }) => end.lines[0])).toEqual(sent.map(() => expect.stringMatching(/^250 2\.6\.0 /)));
+      // The queue holds every message answered 250, with its bytes, and nothing else.
+      const queued = (await burstQueue.getWaiting(0, -1)).map((job) => mailJobSchema.parse(job.data).raw);
+      expect(queued.sort()).toEqual(sent.map(({ raw }) => raw.toString('base64')).sort());
+      await eventually(async () => (await held()) === 0, 10_000, 'every session closed');
+      expect((await deliver(burst.port, uniqueMessage())).end![0]!.code).toBe(250);
+    } finally {
+      await burst.close();
+      await burstQueue.obliterate({ force: true });
+      await burstQueue.close();
+      await burstProducer.close();
+    }
   });
 
-  it('when more clients connect than SMTP_MAX_CONNECTIONS, then the one past the limit is answered 421', async () => {
-    const small = await startListener({ SMTP_MAX_CONNECTIONS: '2' });
+  it('when more clients connect than SMTP_MAX_CONNECTIONS, then the one past the limit is answered 421 4.3.2 and counted', async () => {
+    const counted = createMetrics();
+    const small = await startListener({ SMTP_MAX_CONNECTIONS: '2' }, { metrics: counted });
     const held = [await openSmtpSession(small.port), await openSmtpSession(small.port)];
 
     const third = await openSmtpSession(small.port);
     await third.ended;
 
-    expect(third.greeting.code).toBe(421);
+    expect(third.greeting.lines).toEqual(['421 4.3.2 Too many connections, try again later']);
+    expect((await counted.smtpConnectionsRefused.get()).values[0]?.value).toBe(1);
     for (const session of held) session.destroy();
   });
 

@@ -50,6 +50,18 @@ const SOCKET_TIMEOUT_MS = 5 * 60_000;
 const QUEUE_TIMEOUT_MS = 5000;
 /** A bounce or a complaint has one recipient; a relay that batches more sends them in turns. */
 const MAX_RECIPIENTS = 100;
+/**
+ * The library's own connection limit counts the sockets not yet greeted too (it watches each for
+ * 100 ms for a client that talks too soon) and answers without a status code: a guard far above
+ * SMTP_MAX_CONNECTIONS against a flood of sockets, while the listener's own limit answers the MTAs.
+ */
+const SOCKET_GUARD_FACTOR = 4;
+/**
+ * Connections the kernel holds before the listener takes them (capped by net.core.somaxconn). With
+ * Node's 511, a burst of MTAs connecting at once (a queue flushed after an outage) loses SYNs, which
+ * their TCP sends again only a second or more later; these wait their turn instead.
+ */
+const ACCEPT_BACKLOG = 4096;
 
 /**
  * The SMTP or LMTP listener that takes bounces and complaints from mail servers for the bounce
@@ -75,7 +87,7 @@ export async function startMailListener(config: MailListenerConfig, deps: MailLi
     ...(tls ?? {}),
     // A reverse lookup would send DNS queries for every client and decides nothing here.
     disableReverseLookup: true,
-    maxClients: config.SMTP_MAX_CONNECTIONS,
+    maxClients: SOCKET_GUARD_FACTOR * config.SMTP_MAX_CONNECTIONS,
     maxRecipients: MAX_RECIPIENTS,
     socketTimeout: SOCKET_TIMEOUT_MS,
     closeTimeout: SERVER_TIMEOUTS.shutdownGraceMs,
@@ -83,6 +95,12 @@ export async function startMailListener(config: MailListenerConfig, deps: MailLi
     logger: false,
 
     onConnect(session, callback) {
+      if (sessions.size >= config.SMTP_MAX_CONNECTIONS) {
+        metrics?.smtpConnectionsRefused.inc();
+        // Debug only: a flood of connections must not become a flood of log lines; the metric counts them.
+        logger.debug({ session: session.id, client: session.remoteAddress }, 'smtp connection refused: too many');
+        return callback(REFUSALS.tooManyConnections());
+      }
       sessions.opened(session.id);
       logger.debug({ session: session.id, client: session.remoteAddress }, 'smtp connection');
       callback();
@@ -169,7 +187,7 @@ export async function startMailListener(config: MailListenerConfig, deps: MailLi
         }),
       );
     server.once('error', failed);
-    server.listen(config.SMTP_PORT, config.SMTP_HOST, () => {
+    server.listen(config.SMTP_PORT, config.SMTP_HOST, ACCEPT_BACKLOG, () => {
       server.off('error', failed);
       resolve();
     });

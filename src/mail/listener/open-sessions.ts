@@ -8,6 +8,8 @@ export interface OpenSessions {
   enteredData(id: string): void;
   leftData(id: string): void;
   inData(id: string): boolean;
+  /** The sessions open now. */
+  readonly size: number;
 }
 
 export function openSessions(onSize: (size: number) => void): OpenSessions {
@@ -26,5 +28,8 @@ export function openSessions(onSize: (size: number) => void): OpenSessions {
     enteredData: (id) => inData.add(id),
     leftData: (id) => inData.delete(id),
     inData: (id) => inData.has(id),
+    get size() {
+      return open.size;
+    },
   };
 }

@@ -18,6 +18,8 @@ export const REFUSALS = {
   queueFailed: () => reply(451, '4.3.0 Message not stored, try again later'),
   /** The client address began more messages this minute than it may. */
   rateLimited: () => reply(450, '4.7.1 Too much mail from your address, try again later'),
+  /** The listener holds SMTP_MAX_CONNECTIONS already: the MTA comes back later, as after any 4xx greeting. */
+  tooManyConnections: () => reply(421, '4.3.2 Too many connections, try again later'),
   /** The client left before the end of DATA: nobody reads this reply, and nothing was queued. */
   aborted: () => reply(451, '4.4.2 Connection lost during DATA, nothing stored'),
 } as const;

@@ -17,31 +17,40 @@ export interface MailMessageRow {
 
 /** Whether the message with these bytes has been read already. */
 export async function mailMessageRead(db: Queryable, digest: string): Promise<boolean> {
-  const { rows } = await db.query({
-    name: 'mail-message-read',
-    text: 'SELECT 1 FROM mail_messages WHERE digest = $1',
-    values: [Buffer.from(digest, 'hex')],
-  });
-  return rows.length > 0;
+  return (await mailMessagesRead(db, [digest])).has(digest);
 }
 
-/** Records a message once its events are queued; a second reading of the same bytes records nothing. */
-export async function recordMailMessage(db: Queryable, row: MailMessageRow): Promise<void> {
+/** Which of these messages have been read already, in one statement. */
+export async function mailMessagesRead(db: Queryable, digests: readonly string[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ digest: Buffer }>({
+    name: 'mail-messages-read',
+    text: 'SELECT digest FROM mail_messages WHERE digest = ANY($1::bytea[])',
+    values: [digests.map((digest) => Buffer.from(digest, 'hex'))],
+  });
+  return new Set(rows.map((row) => row.digest.toString('hex')));
+}
+
+/**
+ * Records messages, each once its events are queued, in one statement; a message recorded before
+ * (the same bytes read again) is left as it is.
+ */
+export async function recordMailMessages(db: Queryable, rows: readonly MailMessageRow[]): Promise<void> {
   await db.query({
-    name: 'mail-message-record',
+    name: 'mail-messages-record',
     text: `INSERT INTO mail_messages (digest, account_id, source, received_at, size, format, verified, unverified_reason, records)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           SELECT * FROM unnest($1::bytea[], $2::uuid[], $3::text[], $4::timestamptz[], $5::int[], $6::text[],
+                                $7::boolean[], $8::text[], $9::jsonb[])
            ON CONFLICT (digest) DO NOTHING`,
     values: [
-      Buffer.from(row.digest, 'hex'),
-      row.accountId,
-      row.source,
-      row.receivedAt,
-      row.size,
-      row.format,
-      row.verified,
-      row.unverifiedReason,
-      JSON.stringify(row.records),
+      rows.map((row) => Buffer.from(row.digest, 'hex')),
+      rows.map((row) => row.accountId),
+      rows.map((row) => row.source),
+      rows.map((row) => row.receivedAt),
+      rows.map((row) => row.size),
+      rows.map((row) => row.format),
+      rows.map((row) => row.verified),
+      rows.map((row) => row.unverifiedReason),
+      rows.map((row) => JSON.stringify(row.records)),
     ],
   });
 }

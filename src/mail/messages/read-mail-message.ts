@@ -5,11 +5,14 @@ import type { ParsedMailMessage } from '../report/mail-record.js';
 import { parseMailMessage } from '../report/parse-mail-message.js';
 import { attributeMessage, type Attribution, type AttributionSettings } from './attribution.js';
 import { mailDigest, type MailJob } from './mail-job.js';
-import { mailMessageRead, recordMailMessage } from './mail-message-repository.js';
+import type { MailMessageStore } from './mail-reader-batches.js';
 import { messageEvidence, type RecordResult } from './message-evidence.js';
 
 export interface MailReaderDeps {
+  /** Where return paths' secrets are read. */
   db: Queryable;
+  /** The record of the messages read: `batchedMailMessageStore(db)`. */
+  messages: MailMessageStore;
   /** Queues events on the events queue; resolves once Redis has taken them. */
   publish(events: readonly SuppressionEventInput[]): Promise<unknown>;
   settings: AttributionSettings;
@@ -45,11 +48,11 @@ export async function parsedOrWhyNot(raw: Buffer, maxBytes: number): Promise<Par
 export async function readMailMessage(deps: MailReaderDeps, job: MailJob): Promise<MailReading> {
   const raw = Buffer.from(job.raw, 'base64');
   const digest = mailDigest(raw);
-  if (await mailMessageRead(deps.db, digest)) return { outcome: 'duplicate' };
+  if (await deps.messages.isRead(digest)) return { outcome: 'duplicate' };
   const row = { digest, source: job.source, receivedAt: job.received_at, size: raw.length };
   const parsed = await parsedOrWhyNot(raw, deps.maxBytes);
   if (typeof parsed === 'string') {
-    await recordMailMessage(deps.db, {
+    await deps.messages.record({
       ...row,
       accountId: null,
       format: UNREADABLE_FORMAT,
@@ -65,7 +68,7 @@ export async function readMailMessage(deps: MailReaderDeps, job: MailJob): Promi
   });
   const evidence = messageEvidence(parsed, attribution, { digest, receivedAt: job.received_at });
   if (evidence.events.length > 0) await deps.publish(evidence.events);
-  await recordMailMessage(deps.db, {
+  await deps.messages.record({
     ...row,
     accountId: attribution.verified ? attribution.accountId : null,
     format: parsed.format,
