@@ -27,6 +27,11 @@ export interface Metrics {
   readonly mailRecords: Counter<'kind' | 'outcome'>;
   /** `imap_messages_total{outcome}`: messages of the IMAP mailbox queued, set aside as `too_large`, or whose queueing failed. */
   readonly imapMessages: Counter<'outcome'>;
+  /**
+   * `imap_connected{mailbox}`: 1 while the IMAP poller is logged in to its mailbox, 0 while it
+   * connects again; absent from a process that reads no mailbox.
+   */
+  readonly imapConnected: Gauge<'mailbox'>;
   /** `smtp_messages_total{outcome}`: what the mail listener answered to each message (and each refused recipient). */
   readonly smtpMessages: Counter<'outcome'>;
   /** `smtp_connections`: connections the mail listener holds now. */
@@ -128,6 +133,12 @@ export function createMetrics(): Metrics {
       name: 'smtp_messages_total',
       help: 'Messages the SMTP/LMTP listener was handed, by outcome: queued, refused_size, queue_failed, rate_limited, aborted (the client left during DATA); and refused_rcpt for each recipient outside the bounce domains.',
       labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    imapConnected: new Gauge({
+      name: 'imap_connected',
+      help: 'Whether the IMAP poller is logged in to its mailbox (IMAP_URL without its credentials): 1, or 0 while it connects again after a failure.',
+      labelNames: ['mailbox'] as const,
       registers: [registry],
     }),
     smtpConnections: new Gauge({

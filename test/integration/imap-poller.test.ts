@@ -76,6 +76,12 @@ async function counted(poller: RunningPoller, outcome: string): Promise<number> 
   return metric.values.find((value) => value.labels['outcome'] === outcome)?.value ?? 0;
 }
 
+/** What `imap_connected` says of the poller's one mailbox, or null before it says anything. */
+async function connectedGauge(poller: RunningPoller): Promise<number | null> {
+  const metric = await poller.metrics.imapConnected.get();
+  return metric.values[0]?.value ?? null;
+}
+
 async function returnPathOf(owner: ApiAccount, recipient: string): Promise<string> {
   const answer = await owner.api.post('/return-paths', { recipients: [recipient] });
   expect(answer.status).toBe(200);
@@ -181,7 +187,7 @@ describe('a mailbox that bounces land in', () => {
 });
 
 describe('the connection', () => {
-  it('when the connection to the IMAP server is cut, then the poller connects again and takes what arrived meanwhile', async () => {
+  it('when the connection to the IMAP server is cut, then imap_connected shows it, and the poller connects again and takes what arrived meanwhile', async () => {
     const owner = await newApiAccount(app);
     const proxy = await startTcpProxy({ host: dovecot.host, port: dovecot.port });
     closing.push(proxy);
@@ -190,14 +196,17 @@ describe('the connection', () => {
     const poller = startPoller('dropped', 'move:DroppedDone', undefined, proxy);
     await eventsOf(owner, first.recipient);
     const connections = proxy.forwarded;
+    expect(await connectedGauge(poller)).toBe(1);
 
     proxy.stop();
     const second = await bounceFor(owner);
     await dovecot.deliver(second.message, 'dropped');
     await eventually(() => Promise.resolve(proxy.refused > 0), 15_000, 'a refused reconnection');
+    expect(await connectedGauge(poller)).toBe(0);
     proxy.start();
 
     await eventsOf(owner, second.recipient);
+    expect(await connectedGauge(poller)).toBe(1);
     expect(proxy.forwarded).toBeGreaterThan(connections);
     await eventually(async () => (await filesIn('DroppedDone')) === 2, 15_000, 'both messages moved');
     expect(await counted(poller, 'queued')).toBe(2);

@@ -59,6 +59,7 @@ export function startImapPoller(config: ImapPollerConfig, deps: ImapPollerDeps):
   let polling = false;
 
   const count = (outcome: string): void => deps.metrics?.imapMessages.inc({ outcome });
+  const connected = (up: boolean): void => deps.metrics?.imapConnected.set({ mailbox: mailbox.where }, up ? 1 : 0);
   const pollDeps = {
     db: deps.db,
     logger,
@@ -93,6 +94,7 @@ export function startImapPoller(config: ImapPollerConfig, deps: ImapPollerDeps):
   async function session(connection: ImapFlow): Promise<void> {
     await connection.connect();
     failures = 0;
+    connected(true);
     logger.info(
       { mailbox: mailbox.where, idle: connection.capabilities.has('IDLE'), after: config.IMAP_AFTER.action },
       'reading the IMAP mailbox',
@@ -137,9 +139,11 @@ export function startImapPoller(config: ImapPollerConfig, deps: ImapPollerDeps):
       // Without a listener an 'error' event would end the process; the failure is reported below.
       connection.on('error', (error: unknown) => logger.debug({ reason: reason(error) }, 'IMAP connection error'));
       client = connection;
+      connected(false);
       try {
         await session(connection);
       } catch (error) {
+        connected(false);
         if (stopping.signal.aborted) break;
         failures += 1;
         const waitMs = Math.min(RECONNECT_BACKOFF.firstMs * 2 ** (failures - 1), RECONNECT_BACKOFF.maxMs);
