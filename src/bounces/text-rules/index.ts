@@ -36,13 +36,12 @@ export const BLOCK_LIST_HOSTS: ReadonlySet<string> = new Set([
  * The families of strong rules, each a file beside this one, in the order they are tried, since the
  * first phrase the text holds decides: from the most specific evidence to the least. The sending
  * server's own account of a broken connection quotes no reply, so nothing in it is the receiver's
- * reason. Echoes and
- * automatic replies say nothing new about the mailbox whatever else they quote. A server that
- * refuses the sender says so, and may add "mailbox unavailable" or even "user unknown" as a formula,
- * never the other way round, and a refused sender address often carries words about unknown
- * domains: so the sender's families come before the recipient's, and the road's failures last. This
- * is the one statement of the order: docs/events.md lists the families by name, and a test holds the
- * list to this one.
+ * reason. Echoes and automatic replies say nothing new about the mailbox whatever else they quote.
+ * A server that refuses the sender says so, and may add "mailbox unavailable" or even "user
+ * unknown" as a formula, never the other way round, and a refused sender address often carries
+ * words about unknown domains: so the sender's families come before the recipient's, and the road's
+ * failures last. This is the one statement of the order: docs/events.md lists the families by name,
+ * and a test holds the list to this one.
  */
 export const TEXT_RULE_FAMILIES: readonly { name: string; rules: readonly TextRule[] }[] = [
   { name: 'transport', rules: TRANSPORT_RULES },
