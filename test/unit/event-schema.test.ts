@@ -106,7 +106,8 @@ describe('the rules, under the default bounce actions', () => {
       event({ type: 'complaint', bounce: undefined, complaint: { feedback_type: 'auth-failure' } }),
       null,
     ],
-    ['a permanent bounce with no text', event({ bounce: { type: 'permanent' } }), 'bounce'],
+    // The label alone decides nothing: such a bounce counts toward the soft-bounce threshold.
+    ['a permanent bounce with no text', event({ bounce: { type: 'permanent' } }), null],
     ['a transient bounce with no text', event({ bounce: { type: 'transient' } }), null],
     [
       'a permanent "user unknown"',
