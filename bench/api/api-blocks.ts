@@ -1,8 +1,8 @@
 /**
  * The HTTP building blocks of `npm run bench`: a seeded database, the real service and the bare
- * baseline each in a child process, and the lookup, list and batch-add measurements.
+ * baseline each in a child process, and the lookup measurement (the list and batch add are in
+ * list-measure.ts and batch-add-measure.ts).
  */
-import { performance } from 'node:perf_hooks';
 import type { Config } from '../../src/config.js';
 import { issueApiKey } from '../../src/accounts/api-key-repository.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
@@ -11,34 +11,13 @@ import { createAccounts, createBenchDatabase } from '../common/bench-database.js
 import { startChildServer, type ChildServer } from './child-server.js';
 import type { CleanupStack } from '../common/cleanup.js';
 import { beforeDeadline, type Deadline } from '../common/deadline.js';
-import { combineLoads, cycle, latencyProfile, quantile, runLoad, type LoadResult } from './http-load.js';
+import { combineLoads, cycle, latencyProfile, runLoad, type LoadResult, type LoadWindow } from './http-load.js';
 import { CpuTally } from './process-cpu.js';
 import { deletePrefix, freshPrefix } from '../common/redis-prefix.js';
 import { seededEmail, seededRandom, seedSuppressions } from './seed.js';
 import { replicasInUse, withReadReplicas } from './replica-reads.js';
+import type { ApiSizes } from './api-sizes.js';
 import { createRedis } from '../../src/redis.js';
-
-export interface ApiSizes {
-  /** Suppressions spread over `accounts` for the lookup. */
-  lookupRows: number;
-  accounts: number;
-  /** Accounts (of `accounts`) given an API key; lookups cycle over them. */
-  keyedAccounts: number;
-  /** Entries of the one account the list is paged in. */
-  listRows: number;
-  connections: number;
-  warmupS: number;
-  /** Seconds of lookup load on each server in all, split into `lookupRounds` alternating rounds. */
-  loadS: number;
-  lookupRounds: number;
-  /** Sequential requests per list page kind. */
-  listRequests: number;
-  batchConnections: number;
-  batchS: number;
-  /** Connections of the send-time check (and concurrent queries of its baseline), and its seconds of load on each. */
-  checkConnections: number;
-  checkS: number;
-}
 
 export interface ApiBench {
   db: Database;
@@ -53,6 +32,8 @@ export interface ApiBench {
   seedRowsPerSecond: number;
   /** The service's environment, for another service on the same database (the traced one). */
   serviceEnv: NodeJS.ProcessEnv;
+  /** Services started beside the first with more settings (`prepareApiBench`'s `twins`), by name. */
+  twins: Record<string, ChildServer>;
 }
 
 export interface LookupFigures {
@@ -64,19 +45,38 @@ export interface LookupFigures {
   ratio: number;
 }
 
-export interface ListFigures {
-  first_page_p50_ms: number;
-  deep_page_p50_ms: number;
-  ratio: number;
+const SERVICE_SERVER = 'bench/api/servers/service-server.ts';
+
+/**
+ * Starts child servers side by side (a start is mostly loading modules, so two take little more
+ * than one on two cores), each stopped by `cleanup` whether or not the others start.
+ */
+async function startServers(
+  servers: { what: string; script: string; env: NodeJS.ProcessEnv }[],
+  deadline: Deadline,
+  cleanup: CleanupStack,
+): Promise<ChildServer[]> {
+  const starting = servers.map(({ what, script, env }) => {
+    const started = startChildServer(script, env);
+    cleanup.push(`stop ${what}`, async () => {
+      await (await started.catch(() => undefined))?.stop();
+    });
+    return started;
+  });
+  return beforeDeadline(deadline, Promise.all(starting));
 }
 
-/** A fresh database seeded in SQL, one key per keyed account, the service and the baseline started. */
+/**
+ * A fresh database seeded in SQL, one key per keyed account, the service and the baseline started;
+ * and, for each of `twins`, another service on the same database with those settings added.
+ */
 export async function prepareApiBench(
   config: Config,
   sizes: ApiSizes,
   logger: Logger,
   deadline: Deadline,
   cleanup: CleanupStack,
+  twins: Record<string, NodeJS.ProcessEnv> = {},
 ): Promise<ApiBench> {
   const bench = await beforeDeadline(deadline, createBenchDatabase(config.DATABASE_URL, logger));
   cleanup.push(`drop database ${bench.name}`, () => bench.drop());
@@ -99,6 +99,11 @@ export async function prepareApiBench(
   const listKey = await issueApiKey(db, { accountName: 'bench-list-1', permission: 'full_access', name: 'bench' });
 
   const prefix = freshPrefix('api');
+  const redis = createRedis(config.REDIS_URL, 'producer');
+  cleanup.push('delete service Redis keys', async () => {
+    await deletePrefix(redis, prefix);
+    await redis.quit();
+  });
   // With DATABASE_READ_URL set, the service reads from the replicas once they have replayed the seed.
   const env = withReadReplicas(config, bench.name, {
     ...process.env,
@@ -112,19 +117,18 @@ export async function prepareApiBench(
     // Raised so the limiter is still consulted on every request but never refuses one.
     RATE_LIMIT_PER_SECOND: '1000000000',
   });
-  const started = startChildServer('bench/api/servers/service-server.ts', env);
-  const service = await beforeDeadline(
+  const twinNames = Object.keys(twins);
+  const [service, baseline, ...twinServers] = await startServers(
+    [
+      { what: 'service', script: SERVICE_SERVER, env },
+      { what: 'baseline', script: 'bench/api/servers/baseline-server.ts', env },
+      ...twinNames.map((name) => ({ what: name, script: SERVICE_SERVER, env: { ...env, ...twins[name] } })),
+    ],
     deadline,
-    started.then((server) => replicasInUse(server)),
+    cleanup,
   );
-  cleanup.push('stop service', () => service.stop());
-  const redis = createRedis(config.REDIS_URL, 'producer');
-  cleanup.push('delete service Redis keys', async () => {
-    await deletePrefix(redis, prefix);
-    await redis.quit();
-  });
-  const baseline = await beforeDeadline(deadline, startChildServer('bench/api/servers/baseline-server.ts', env));
-  cleanup.push('stop baseline', () => baseline.stop());
+  if (service === undefined || baseline === undefined) throw new Error('the servers did not start');
+  await beforeDeadline(deadline, replicasInUse(service));
   return {
     db,
     service,
@@ -136,7 +140,16 @@ export async function prepareApiBench(
     sizes,
     seedRowsPerSecond,
     serviceEnv: env,
+    twins: Object.fromEntries(twinNames.map((name, index) => [name, twinServers[index] as ChildServer])),
   };
+}
+
+/** A round of load on `connections` connections: `seconds` of it, or the sizes' `requestsPerRound` requests. */
+export function loadWindow(sizes: ApiSizes, seconds: number, connections: number): LoadWindow {
+  // autocannon sends at least one request per connection.
+  return sizes.requestsPerRound === undefined
+    ? { durationS: seconds }
+    : { amount: Math.max(connections, sizes.requestsPerRound) };
 }
 
 /** Existing (key index, email) pairs, shuffled with a fixed seed, for lookups that all hit. */
@@ -172,9 +185,9 @@ export async function measureLookup(
       url: string,
       request: (pair: { key: number; email: string }) => { path: string; headers?: Record<string, string> },
     ) =>
-    (durationS: number) => {
+    (window: LoadWindow) => {
       const next = cycle(pairs);
-      return runLoad({ url, connections: sizes.connections, durationS, next: () => request(next()) });
+      return runLoad({ url, connections: sizes.connections, ...window, next: () => request(next()) });
     };
   const serviceLoad = loadOf(bench.service.url, (pair) => ({
     path: `/suppressions/${encodeURIComponent(pair.email)}`,
@@ -184,13 +197,13 @@ export async function measureLookup(
     path: `/${bench.accountIds[pair.key]}/${encodeURIComponent(pair.email)}`,
   }));
   if (sizes.warmupS > 0) {
-    await beforeDeadline(deadline, baselineLoad(sizes.warmupS));
-    await beforeDeadline(deadline, serviceLoad(sizes.warmupS));
+    await beforeDeadline(deadline, baselineLoad({ durationS: sizes.warmupS }));
+    await beforeDeadline(deadline, serviceLoad({ durationS: sizes.warmupS }));
   }
   // Short alternating rounds (baseline first, then service first, ...): a shared machine's load
   // drifts over seconds, and both servers should see the same drift.
   const rounds = Math.max(1, sizes.lookupRounds);
-  const roundS = Math.max(1, Math.round(sizes.loadS / rounds));
+  const roundLoad = loadWindow(sizes, Math.max(1, Math.round(sizes.loadS / rounds)), sizes.connections);
   const servers = {
     baseline: { load: baselineLoad, rounds: [] as LoadResult[], cpu: new CpuTally(bench.baseline.pid) },
     service: { load: serviceLoad, rounds: [] as LoadResult[], cpu: new CpuTally(bench.service.pid) },
@@ -200,7 +213,7 @@ export async function measureLookup(
     for (const name of order) {
       const server = servers[name];
       server.rounds.push(
-        checkLoad(`${name} lookup`, await server.cpu.during(() => beforeDeadline(deadline, server.load(roundS)))),
+        checkLoad(`${name} lookup`, await server.cpu.during(() => beforeDeadline(deadline, server.load(roundLoad)))),
       );
     }
   }
@@ -220,81 +233,6 @@ export async function measureLookup(
     baseline_p99_ms: baseline.p99Ms,
     ratio: round3(service.rps / baseline.rps),
   };
-}
-
-/** p50 of GET /suppressions?limit=100: the first page versus a page with a cursor near the end. */
-export async function measureList(bench: ApiBench, deadline: Deadline): Promise<ListFigures> {
-  // The 150th oldest entry: its `after` page is the last full page but one of the listing.
-  const { rows } = await bench.db.query<{ id: string }>({
-    text: 'SELECT id FROM suppressions WHERE account_id = $1 ORDER BY id ASC OFFSET 150 LIMIT 1',
-    values: [bench.listAccountId],
-  });
-  const cursor = rows[0]?.id;
-  if (cursor === undefined) throw new Error('the list account has too few entries');
-  // Sequential requests timed here (sub-millisecond resolution; autocannon reports whole milliseconds).
-  const timed = async (path: string): Promise<number> => {
-    const startedAt = performance.now();
-    const response = await fetch(`${bench.service.url}${path}`, {
-      headers: { authorization: `Bearer ${bench.listToken}` },
-    });
-    const body = (await response.json()) as { data?: unknown[] };
-    const ms = performance.now() - startedAt;
-    if (response.status !== 200 || body.data?.length !== 100)
-      throw new Error(`list ${path}: status ${response.status}, ${body.data?.length ?? 0} entries`);
-    return ms;
-  };
-  const paths = { first: '/suppressions?limit=100', deep: `/suppressions?limit=100&after=${cursor}` };
-  // The two pages alternate, request by request, so both see the same drift in the machine's load.
-  const measure = async (requests: number): Promise<{ first: number[]; deep: number[] }> => {
-    const timings = { first: [] as number[], deep: [] as number[] };
-    for (let index = 0; index < requests; index += 1) {
-      const order = index % 2 === 0 ? (['first', 'deep'] as const) : (['deep', 'first'] as const);
-      for (const page of order) timings[page].push(await timed(paths[page]));
-    }
-    return timings;
-  };
-  const median = (values: number[]): number =>
-    Math.round(
-      quantile(
-        [...values].sort((x, y) => x - y),
-        0.5,
-      ) * 1000,
-    ) / 1000;
-  // Warm both paths (plans, caches), then measure.
-  await beforeDeadline(deadline, measure(Math.min(20, bench.sizes.listRequests)));
-  const timings = await beforeDeadline(deadline, measure(bench.sizes.listRequests));
-  const first = median(timings.first);
-  const deep = median(timings.deep);
-  return { first_page_p50_ms: first, deep_page_p50_ms: deep, ratio: round3(deep / first) };
-}
-
-/** POST /suppressions/batch/add with 100 new addresses per request: addresses written per second. */
-export async function measureBatchAdd(bench: ApiBench, deadline: Deadline): Promise<{ addresses_per_s: number }> {
-  let counter = 0;
-  const tokens = bench.tokens;
-  const result = checkLoad(
-    'batch add',
-    await beforeDeadline(
-      deadline,
-      runLoad({
-        url: bench.service.url,
-        connections: bench.sizes.batchConnections,
-        durationS: bench.sizes.batchS,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        next: () => {
-          const batch = counter++;
-          const emails = Array.from({ length: 100 }, (_, index) => `new${batch}.${index}@batch.example.com`);
-          return {
-            path: '/suppressions/batch/add',
-            headers: { authorization: `Bearer ${tokens[batch % tokens.length]}` },
-            body: JSON.stringify({ emails }),
-          };
-        },
-      }),
-    ),
-  );
-  return { addresses_per_s: Math.round(result.okPerSecond * 100) };
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;

@@ -13,11 +13,12 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startDeadline } from '../common/deadline.js';
 import { markdownTable } from '../common/report.js';
-import { inPhase } from '../ingest/ingest-measure.js';
+import { inPhase } from '../common/cleanup.js';
 import { prepareApiBench } from './api-blocks.js';
 import { measureCheck } from './check-measure.js';
 import { replicaRows, runReplicaBench } from './replica-measure.js';
-import { FULL_SIZES, QUICK_SIZES, SUMMARY_HEADER, TARGETS } from './suite.js';
+import { FULL_API_SIZES, QUICK_API_SIZES } from './api-sizes.js';
+import { SUMMARY_HEADER, TARGETS } from './summary.js';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -25,7 +26,7 @@ async function main(): Promise<number> {
     strict: true,
   });
   const quick = values.quick === true;
-  const sizes = (quick ? QUICK_SIZES : FULL_SIZES).api;
+  const sizes = quick ? QUICK_API_SIZES : FULL_API_SIZES;
   const logger = createLogger('warn');
   const name = `bench:check${quick ? ' --quick' : ''}${values.replica ? ' --replica' : ''}`;
   // The replica run also starts two clusters, seeds and replays, and stops and pauses the replica.

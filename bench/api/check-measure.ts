@@ -6,9 +6,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createSuppressionClient } from '../../src/client/suppression-client.js';
-import type { ApiBench } from './api-blocks.js';
+import { loadWindow, type ApiBench } from './api-blocks.js';
 import { beforeDeadline, type Deadline } from '../common/deadline.js';
-import { combineLoads, runLoad, type LoadResult } from './http-load.js';
+import { combineLoads, runLoad, type LoadResult, type LoadWindow } from './http-load.js';
 import { seededEmail, seededRandom } from './seed.js';
 
 export interface CheckFigures {
@@ -60,15 +60,24 @@ function cycle<T>(items: readonly T[]): () => T {
   return () => items[index++ % items.length] as T;
 }
 
-/** The same lookups straight on a pg pool of the service's size, `connections` at a time, for `durationS`. */
-async function baselineChecks(bench: ApiBench, sets: CheckSet[], connections: number, durationS: number) {
+/**
+ * The same lookups straight on a pg pool of the service's size, `connections` at a time, for the
+ * window's seconds or its number of checks.
+ */
+async function baselineChecks(bench: ApiBench, sets: CheckSet[], connections: number, window: LoadWindow) {
   const next = cycle(sets);
   const startedAt = performance.now();
-  const until = startedAt + durationS * 1000;
+  const more =
+    'amount' in window
+      ? (() => {
+          let left = window.amount;
+          return () => left-- > 0;
+        })()
+      : () => performance.now() < startedAt + window.durationS * 1000;
   let checks = 0;
   await Promise.all(
     Array.from({ length: connections }, async () => {
-      while (performance.now() < until) {
+      while (more()) {
         const set = next();
         await bench.db.pool.query({
           name: 'bench-check-baseline',
@@ -103,30 +112,31 @@ export async function measureCheck(bench: ApiBench, deadline: Deadline): Promise
     }));
   const unscoped = requestsOf();
   const scoped = requestsOf(BENCH_SCOPE);
-  const serviceLoad = (durationS: number, requests: typeof unscoped) =>
+  const serviceLoad = (window: LoadWindow, requests: typeof unscoped) =>
     runLoad({
       url: bench.service.url,
       connections: sizes.checkConnections,
-      durationS,
+      ...window,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       requests,
     });
   if (sizes.warmupS > 0) {
-    await beforeDeadline(deadline, baselineChecks(bench, sets, sizes.checkConnections, sizes.warmupS));
-    await beforeDeadline(deadline, serviceLoad(sizes.warmupS, unscoped));
-    await beforeDeadline(deadline, serviceLoad(sizes.warmupS, scoped));
+    const warmup = { durationS: sizes.warmupS };
+    await beforeDeadline(deadline, baselineChecks(bench, sets, sizes.checkConnections, warmup));
+    await beforeDeadline(deadline, serviceLoad(warmup, unscoped));
+    await beforeDeadline(deadline, serviceLoad(warmup, scoped));
   }
   const rounds = Math.max(1, sizes.lookupRounds);
-  const roundS = Math.max(1, Math.round(sizes.checkS / rounds));
+  const roundLoad = loadWindow(sizes, Math.max(1, Math.round(sizes.checkS / rounds)), sizes.checkConnections);
   const service: LoadResult[] = [];
   const scopedService: LoadResult[] = [];
   const baseline: number[] = [];
   const steps = [
-    async () => service.push(checkLoad(await beforeDeadline(deadline, serviceLoad(roundS, unscoped)))),
-    async () => scopedService.push(checkLoad(await beforeDeadline(deadline, serviceLoad(roundS, scoped)))),
+    async () => service.push(checkLoad(await beforeDeadline(deadline, serviceLoad(roundLoad, unscoped)))),
+    async () => scopedService.push(checkLoad(await beforeDeadline(deadline, serviceLoad(roundLoad, scoped)))),
     async () =>
-      baseline.push(await beforeDeadline(deadline, baselineChecks(bench, sets, sizes.checkConnections, roundS))),
+      baseline.push(await beforeDeadline(deadline, baselineChecks(bench, sets, sizes.checkConnections, roundLoad))),
   ];
   // Each round runs the three in another order, so that none is always the first after a pause.
   for (let round = 0; round < rounds; round += 1) {

@@ -16,6 +16,9 @@ export interface LoadResult {
   latenciesMs: number[];
 }
 
+/** How long a load runs: seconds, or a number of requests. */
+export type LoadWindow = { durationS: number } | { amount: number };
+
 export interface LoadOptions {
   url: string;
   connections: number;
@@ -61,7 +64,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const autocannonOptions: autocannon.Options = {
     url: options.url,
     connections: options.connections,
-    ...(options.amount === undefined ? { duration: options.durationS ?? 5 } : { amount: options.amount }),
+    // autocannon ends a run at its next sample, each second by default: sampled every 10 ms, a run of
+    // a number of requests ends with its last answer rather than up to a second later.
+    ...(options.amount === undefined
+      ? { duration: options.durationS ?? 5 }
+      : { amount: options.amount, sampleInt: 10 }),
     method: options.method ?? 'GET',
     headers: options.headers ?? {},
     ...(options.requests

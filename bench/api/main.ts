@@ -13,7 +13,8 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startDeadline } from '../common/deadline.js';
 import { markdownTable, writeResults } from '../common/report.js';
-import { FULL_SIZES, QUICK_SIZES, runSuite, SUMMARY_HEADER, summaryRows } from './suite.js';
+import { FULL_SIZES, QUICK_SIZES, runSuite } from './suite.js';
+import { SUMMARY_HEADER, summaryRows } from './summary.js';
 
 const RESULTS_PATH = fileURLToPath(new URL('../results/latest.json', import.meta.url));
 

@@ -3,6 +3,7 @@
  * streaming replica of it (started as the tests start theirs), with the reads each side served;
  * then, under a stream of lookups, the replica stopped (and started again) and its replay paused
  * behind a write made without the API, counting failed requests and answers staler than the bound.
+ * How long each of those runs is a `ReplicaWindows`.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,18 +13,19 @@ import type { Logger } from '../../src/logger.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { startReplicaCluster, type ReplicaCluster } from '../../test/support/replica-cluster.js';
 import { beforeDeadline, type Deadline } from '../common/deadline.js';
-import { inPhase } from '../ingest/ingest-measure.js';
-import { measureLookup, prepareApiBench, type ApiBench, type ApiSizes, type LookupFigures } from './api-blocks.js';
+import { inPhase } from '../common/cleanup.js';
+import { measureLookup, prepareApiBench, type ApiBench, type LookupFigures } from './api-blocks.js';
+import type { ApiSizes } from './api-sizes.js';
 import { measureCheck, type CheckFigures } from './check-measure.js';
 import { readsServed, replicaStates, servedBetween, type ReadsServed } from './replica-reads.js';
-import { seededEmail } from './seed.js';
+import { lookup, lookupStream, type Window } from './lookup-stream.js';
 
 export interface StopFigures {
   requests: number;
   failed: number;
   /** From the stop command to /ready showing the replica down. */
   shown_down_ms: number;
-  /** Reads the replica served after /ready showed it down (to the end of the load, 2 s later). */
+  /** Reads the replica served after /ready showed it down, to the end of the `afterDown` window. */
   replica_reads_after: number;
   /** Reads that failed on the stopping replica and were answered by the primary instead. */
   retried_on_primary: number;
@@ -51,57 +53,24 @@ export interface ReplicaRunFigures {
   pause: PauseFigures;
 }
 
-interface Lookup {
-  token: string;
-  email: string;
+export interface ReplicaWindows {
+  /** The stream of lookups under way before the replica is stopped. */
+  beforeStop: Window;
+  /** The stream after /ready shows the stopped replica down: none of it may be the replica's. */
+  afterDown: Window;
+  /** The stream under way before the replay is paused. */
+  beforePause: Window;
+  /** Lookups of the entry written behind the paused replay, past the bound: none may be stale. */
+  pastBound: Window;
 }
 
-/** Addresses the seed put on the keyed accounts' lists, each with its account's key. */
-function existingLookups(bench: ApiBench, count: number): Lookup[] {
-  const { accounts, keyedAccounts, lookupRows } = bench.sizes;
-  const perAccount = Math.floor(lookupRows / accounts);
-  return Array.from({ length: count }, (_, index) => {
-    const key = index % keyedAccounts;
-    const row = Math.floor(index / keyedAccounts) % perAccount;
-    return { token: bench.tokens[key] as string, email: seededEmail(key + accounts * row) };
-  });
-}
-
-async function lookup(url: string, { token, email }: Lookup): Promise<number> {
-  try {
-    const response = await fetch(`${url}/suppressions/${encodeURIComponent(email)}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    await response.arrayBuffer();
-    return response.status;
-  } catch {
-    return 0;
-  }
-}
-
-/** `workers` lookups at a time of addresses that exist, until `stop()`: how many, and how many were not 200. */
-function lookupStream(bench: ApiBench, workers: number) {
-  const lookups = existingLookups(bench, 2000);
-  let next = 0;
-  let running = true;
-  const counts = { requests: 0, failed: 0 };
-  const done = Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (running) {
-        const status = await lookup(bench.service.url, lookups[next++ % lookups.length] as Lookup);
-        counts.requests += 1;
-        if (status !== 200) counts.failed += 1;
-      }
-    }),
-  );
-  return {
-    async stop() {
-      running = false;
-      await done;
-      return counts;
-    },
-  };
-}
+/** `npm run bench:check -- --replica`'s: seconds of lookups at each step. */
+export const REPLICA_WINDOWS: ReplicaWindows = {
+  beforeStop: { ms: 2000, requests: 0 },
+  afterDown: { ms: 2000, requests: 0 },
+  beforePause: { ms: 1000, requests: 0 },
+  pastBound: { ms: 1500, requests: 0 },
+};
 
 /** Milliseconds until the service's /ready shows its replica in `state`. */
 async function untilShown(serviceUrl: string, state: string, timeoutMs = 60_000): Promise<number> {
@@ -113,17 +82,21 @@ async function untilShown(serviceUrl: string, state: string, timeoutMs = 60_000)
   return performance.now() - startedAt;
 }
 
-export async function measureReplicaStop(bench: ApiBench, cluster: ReplicaCluster): Promise<StopFigures> {
+export async function measureReplicaStop(
+  bench: ApiBench,
+  cluster: ReplicaCluster,
+  windows: ReplicaWindows,
+): Promise<StopFigures> {
   const url = bench.service.url;
   const stream = lookupStream(bench, 8);
-  await sleep(2000);
+  await stream.run(windows.beforeStop);
   const before = await readsServed(url);
   const stopping = cluster.stopReplica();
   // Its failure is reported once awaited, below, rather than as an unhandled rejection meanwhile.
   stopping.catch(() => undefined);
   const shownDownMs = await untilShown(url, 'down');
   const atDown = await readsServed(url);
-  await sleep(2000);
+  await stream.run(windows.afterDown);
   const after = await readsServed(url);
   const counts = await stream.stop();
   await stopping;
@@ -143,12 +116,13 @@ export async function measureReplayPause(
   bench: ApiBench,
   cluster: ReplicaCluster,
   maxLagMs: number,
+  windows: ReplicaWindows,
 ): Promise<PauseFigures> {
   const url = bench.service.url;
   await cluster.caughtUp();
   await untilShown(url, 'ok');
   const stream = lookupStream(bench, 6);
-  await sleep(1000);
+  await stream.run(windows.beforePause);
   await cluster.pauseReplay();
   const probe = { token: bench.tokens[0] as string, email: `paused-replay-${Date.now()}@bench.example` };
   const answers: { at: number; status: number }[] = [];
@@ -157,7 +131,9 @@ export async function measureReplayPause(
     const entry = { id: newId(), email: probe.email, origin: 'manual' as const, sourceId: null };
     await addSuppressions(bench.db, bench.accountIds[0] as string, [entry]);
     const written = performance.now();
-    while (performance.now() < written + maxLagMs + 1500) {
+    const { ms, requests } = windows.pastBound;
+    const pastBound = () => answers.filter((answer) => answer.at >= maxLagMs).length;
+    while (performance.now() < written + maxLagMs + ms || pastBound() < requests) {
       const at = performance.now() - written;
       answers.push({ at, status: await lookup(url, probe) });
       await sleep(10);
@@ -184,13 +160,14 @@ export async function runReplicaBench(
   logger: Logger,
   deadline: Deadline,
   progress: (message: string) => void,
+  windows: ReplicaWindows = REPLICA_WINDOWS,
 ): Promise<ReplicaRunFigures> {
   return inPhase('replica', logger, async (cleanup) => {
-    progress('starting a private primary and a streaming replica of it (pg_createcluster, pg_basebackup -R)');
+    progress('starting a private primary and a streaming replica of it (initdb, pg_basebackup -R)');
     const cluster = await beforeDeadline(deadline, startReplicaCluster());
     cleanup.push('remove the primary and the replica', () => cluster.remove());
     const config = loadConfig({
-      ...process.env,
+      ...env,
       DATABASE_URL: cluster.primaryUrl,
       DATABASE_READ_URL: cluster.replicaUrl,
     });
@@ -206,9 +183,12 @@ export async function runReplicaBench(
     const check = await measureCheck(bench, deadline);
     const afterCheck = await readsServed(url);
     progress('the replica stopped under 8 streams of lookups, then started again');
-    const stop = await beforeDeadline(deadline, measureReplicaStop(bench, cluster));
+    const stop = await beforeDeadline(deadline, measureReplicaStop(bench, cluster, windows));
     progress('the replica’s replay paused behind a write made without the API, under 6 streams of lookups');
-    const pause = await beforeDeadline(deadline, measureReplayPause(bench, cluster, config.DATABASE_READ_MAX_LAG_MS));
+    const pause = await beforeDeadline(
+      deadline,
+      measureReplayPause(bench, cluster, config.DATABASE_READ_MAX_LAG_MS, windows),
+    );
     await bench.service.stop();
     return {
       max_lag_ms: config.DATABASE_READ_MAX_LAG_MS,

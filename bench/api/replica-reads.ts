@@ -32,7 +32,7 @@ export async function replicaStates(serviceUrl: string): Promise<{ replica: stri
  * it and fails if they have not caught up in time.
  */
 export async function replicasInUse(service: ChildServer, timeoutMs = CATCH_UP_TIMEOUT_MS): Promise<ChildServer> {
-  for (const deadline = Date.now() + timeoutMs; ; await sleep(200)) {
+  for (const deadline = Date.now() + timeoutMs; ; await sleep(50)) {
     const states = await replicaStates(service.url);
     if (states.every(({ state }) => state === 'ok')) return service;
     if (Date.now() > deadline) {

@@ -6,22 +6,18 @@
 import os from 'node:os';
 import type { Config } from '../../src/config.js';
 import type { Logger } from '../../src/logger.js';
-import {
-  measureBatchAdd,
-  measureList,
-  measureLookup,
-  prepareApiBench,
-  type ApiSizes,
-  type ListFigures,
-  type LookupFigures,
-} from './api-blocks.js';
+import { measureLookup, prepareApiBench, type LookupFigures } from './api-blocks.js';
+import { FULL_API_SIZES, QUICK_API_SIZES, type ApiSizes } from './api-sizes.js';
+import { measureBatchAdd } from './batch-add-measure.js';
+import { measureList, type ListFigures } from './list-measure.js';
 import { measureCheck, measureClient, type CheckFigures, type ClientFigures } from './check-measure.js';
-import type { CleanupStack } from '../common/cleanup.js';
+import { inPhase, type CleanupStack } from '../common/cleanup.js';
 import type { Deadline } from '../common/deadline.js';
 import { measureImport } from '../import/import-measure.js';
-import { INGEST_ROUNDS, inPhase, measureIngest } from '../ingest/ingest-measure.js';
+import { INGEST_ROUNDS, measureIngest } from '../ingest/ingest-measure.js';
 import { startTracing, stopTracing } from '../../src/tracing/tracing.js';
-import { measureTracing, startSpanSink, tracingEnv, type TracingFigures } from './tracing-measure.js';
+import { withMigratedTemplate } from '../common/bench-database.js';
+import { measureTracing, startSpanSink, TRACED_TWIN, tracingEnv, type TracingFigures } from './tracing-measure.js';
 
 export interface SuiteSizes {
   quick: boolean;
@@ -73,21 +69,7 @@ export interface SuiteResults {
 
 export const FULL_SIZES: SuiteSizes = {
   quick: false,
-  api: {
-    lookupRows: 1_000_000,
-    accounts: 1000,
-    keyedAccounts: 100,
-    listRows: 1_000_000,
-    connections: 50,
-    warmupS: 2,
-    loadS: 15,
-    lookupRounds: 5,
-    listRequests: 200,
-    batchConnections: 10,
-    batchS: 10,
-    checkConnections: 10,
-    checkS: 10,
-  },
+  api: FULL_API_SIZES,
   ingestEvents: 100_000,
   ingestRounds: INGEST_ROUNDS,
   importAddresses: 1_000_000,
@@ -96,57 +78,55 @@ export const FULL_SIZES: SuiteSizes = {
 
 export const QUICK_SIZES: SuiteSizes = {
   quick: true,
-  api: {
-    lookupRows: 100_000,
-    accounts: 100,
-    keyedAccounts: 100,
-    listRows: 100_000,
-    connections: 50,
-    warmupS: 1,
-    loadS: 4,
-    lookupRounds: 2,
-    listRequests: 100,
-    batchConnections: 10,
-    batchS: 3,
-    checkConnections: 10,
-    checkS: 4,
-  },
+  api: QUICK_API_SIZES,
   ingestEvents: 20_000,
   ingestRounds: 2,
   importAddresses: 100_000,
   clientAddresses: 100_000,
 };
 
-export const TARGETS = {
-  lookupRatio: 1.0,
-  lookupP99Factor: 1.0,
-  checkRatio: 0.5,
-  scopedCheckRatio: 0.9,
-  listRatio: 1.2,
-  ingestRatio: 0.9,
-  importRatio: 0.9,
-};
-
 const mb = (value: number): number => Math.round(value * 10) / 10;
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 
-export async function runSuite(
+/**
+ * Every block in order, each on a fresh database copied from one migrated template (or from the one
+ * in force around the call, see `copyingTemplate`).
+ */
+export function runSuite(
   config: Config,
   sizes: SuiteSizes,
   logger: Logger,
   deadline: Deadline,
   progress: (message: string) => void = () => undefined,
 ): Promise<SuiteResults> {
+  return withMigratedTemplate(config.DATABASE_URL, logger, () => runBlocks(config, sizes, logger, deadline, progress));
+}
+
+async function runBlocks(
+  config: Config,
+  sizes: SuiteSizes,
+  logger: Logger,
+  deadline: Deadline,
+  progress: (message: string) => void,
+): Promise<SuiteResults> {
+  const { requestsPerRound } = sizes.api;
+  const loadOf = (seconds: number): string =>
+    requestsPerRound === undefined ? `${seconds} s` : `${requestsPerRound} requests a round`;
   const api = await inPhase('api', logger, async (cleanup) => {
     progress(
       `seeding ${sizes.api.lookupRows} suppressions over ${sizes.api.accounts} accounts and ${sizes.api.listRows} in one account`,
     );
-    const bench = await prepareApiBench(config, sizes.api, logger, deadline, cleanup);
+    // The traced twin of the tracing block starts with the service and waits, idle, for its rounds.
+    const sink = await startSpanSink();
+    cleanup.push('close the span sink', () => sink.close());
+    const bench = await prepareApiBench(config, sizes.api, logger, deadline, cleanup, {
+      [TRACED_TWIN]: tracingEnv(sink.endpoint),
+    });
     progress(
       `seeded at ${Math.round(bench.seedRowsPerSecond)} rows/s: PostgreSQL's own INSERT ... SELECT rate for suppressions here`,
     );
     progress(
-      `lookup: service ${bench.service.url} versus baseline ${bench.baseline.url}, ${sizes.api.connections} connections, ${sizes.api.loadS} s each`,
+      `lookup: service ${bench.service.url} versus baseline ${bench.baseline.url}, ${sizes.api.connections} connections, ${loadOf(sizes.api.loadS)} each`,
     );
     const lookup = await measureLookup(bench, deadline, progress);
     progress(
@@ -157,10 +137,10 @@ export async function runSuite(
     const client = await measureClient(bench, sizes.clientAddresses, deadline);
     progress('list: first page versus a deep page');
     const list = await measureList(bench, deadline);
-    progress(`batch add: ${sizes.api.batchConnections} connections, ${sizes.api.batchS} s`);
+    progress(`batch add: ${sizes.api.batchConnections} connections, ${loadOf(sizes.api.batchS)}`);
     const batchAdd = await measureBatchAdd(bench, deadline);
     progress('tracing: lookups and checks on the service and on a traced twin, in alternating rounds');
-    const tracing = await measureTracing(bench, deadline, cleanup);
+    const tracing = await measureTracing(bench, sink, deadline);
     const servicePeakRssMb = await bench.service.stop();
     return { lookup, check, client, list, batchAdd, tracing, servicePeakRssMb };
   });
@@ -254,99 +234,3 @@ export async function runSuite(
     },
   };
 }
-
-/** The run as a markdown table: figure, value, baseline, ratio, target, met. */
-export function summaryRows(results: SuiteResults): (string | number)[][] {
-  const { lookup, check, client, list, batch_add: batch, ingest, import: imported, tracing } = results;
-  const yes = (met: boolean): string => (met ? 'yes' : 'NO');
-  const lookupMet =
-    lookup.ratio >= TARGETS.lookupRatio && lookup.p99_ms <= TARGETS.lookupP99Factor * lookup.baseline_p99_ms;
-  return [
-    [
-      'lookup GET /suppressions/{email}',
-      `${lookup.rps} req/s, p50 ${lookup.p50_ms} ms, p99 ${lookup.p99_ms} ms`,
-      `${lookup.baseline_rps} req/s, p99 ${lookup.baseline_p99_ms} ms`,
-      `${lookup.ratio}`,
-      `≥ ${TARGETS.lookupRatio}, p99 ≤ ${TARGETS.lookupP99Factor}× baseline`,
-      yes(lookupMet),
-    ],
-    [
-      'check POST /suppressions/check (1,000 per request)',
-      `${check.addresses_per_s} addresses/s`,
-      `${check.baseline_addresses_per_s} addresses/s (bare pg, same query)`,
-      `${check.ratio}`,
-      `≥ ${TARGETS.checkRatio}`,
-      yes(check.ratio >= TARGETS.checkRatio),
-    ],
-    [
-      'check with a scope (1,000 per request)',
-      `${check.scoped_addresses_per_s} addresses/s`,
-      `${check.addresses_per_s} addresses/s (the check without a scope)`,
-      `${check.scoped_ratio}`,
-      `≥ ${TARGETS.scopedCheckRatio}`,
-      yes(check.scoped_ratio >= TARGETS.scopedCheckRatio),
-    ],
-    ['client filterSendable', `${client.addresses_per_s} addresses/s (${client.addresses} addresses)`, '', '', '', ''],
-    [
-      'list p50, first vs deep page',
-      `deep ${list.deep_page_p50_ms} ms`,
-      `first ${list.first_page_p50_ms} ms`,
-      `${list.ratio}`,
-      `≤ ${TARGETS.listRatio}`,
-      yes(list.ratio <= TARGETS.listRatio),
-    ],
-    ['batch add (100 per request)', `${batch.addresses_per_s} addresses/s`, '', '', '', ''],
-    [
-      'ingest (event worker)',
-      `${ingest.events_per_s} events/s (${ingest.events} events)`,
-      `${ingest.baseline_jobs_per_s} jobs/s (BullMQ no-op)`,
-      `${ingest.ratio}`,
-      `≥ ${TARGETS.ingestRatio}`,
-      yes(ingest.ratio >= TARGETS.ingestRatio),
-    ],
-    [
-      'ingest against its rows by COPY',
-      `${ingest.events_per_s} events/s`,
-      `${ingest.floor_jobs_per_s} jobs/s (the same rows by COPY, same queue)`,
-      `${ingest.floor_ratio}`,
-      '',
-      '',
-    ],
-    [
-      'import (CLI, --wait)',
-      `${imported.addresses_per_s} addresses/s (${imported.addresses}), CLI peak RSS ${imported.peak_rss_mb} MB`,
-      `${imported.copy_rows_per_s} entries/s (bare COPYs of the entries and their records; ` +
-        `${imported.copy_entries_only_rows_per_s}/s the entries alone, ratio ${imported.ratio_entries_only})`,
-      `${imported.ratio}`,
-      `≥ ${TARGETS.importRatio}`,
-      yes(imported.ratio >= TARGETS.importRatio),
-    ],
-    ['service peak RSS', `${results.service_peak_rss_mb} MB`, '', '', '', ''],
-    [
-      'tracing on: lookup',
-      `${tracing.lookup.rps_on} req/s, p99 ${tracing.lookup.p99_ms_on} ms`,
-      `${tracing.lookup.rps_off} req/s, p99 ${tracing.lookup.p99_ms_off} ms (tracing off)`,
-      `${tracing.lookup.ratio}`,
-      '',
-      '',
-    ],
-    [
-      'tracing on: check',
-      `${tracing.check.rps_on} req/s, p99 ${tracing.check.p99_ms_on} ms`,
-      `${tracing.check.rps_off} req/s, p99 ${tracing.check.p99_ms_off} ms (tracing off)`,
-      `${tracing.check.ratio}`,
-      '',
-      '',
-    ],
-    [
-      'tracing on: ingest, of its no-op',
-      `${tracing.ingest.events_per_s} events/s, ${tracing.ingest.ratio} of ${tracing.ingest.baseline_jobs_per_s} jobs/s`,
-      `${tracing.ingest.ratio_off} of the no-op with tracing off`,
-      `${round3(tracing.ingest.ratio / tracing.ingest.ratio_off)}`,
-      '',
-      '',
-    ],
-  ];
-}
-
-export const SUMMARY_HEADER = ['figure', 'service', 'baseline', 'ratio', 'target', 'met'];

@@ -5,12 +5,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CleanupStack } from '../common/cleanup.js';
 import { beforeDeadline, type Deadline } from '../common/deadline.js';
-import { checkLoad, lookupPairs, type ApiBench } from './api-blocks.js';
+import { checkLoad, loadWindow, lookupPairs, type ApiBench } from './api-blocks.js';
 import { checkSets } from './check-measure.js';
-import { startChildServer } from './child-server.js';
-import { combineLoads, cycle, runLoad, type LoadResult } from './http-load.js';
+import { combineLoads, cycle, runLoad, type LoadResult, type LoadWindow } from './http-load.js';
 
 /** A collector that takes OTLP/HTTP exports and keeps only their count and size. */
 export interface SpanSink {
@@ -85,27 +83,24 @@ function figures(off: LoadResult[], on: LoadResult[]): TracedFigures {
   };
 }
 
-/** Lookups and checks on the bench's service (tracing off) and a traced twin, in alternating rounds. */
-export async function measureTracing(
-  bench: ApiBench,
-  deadline: Deadline,
-  cleanup: CleanupStack,
-): Promise<TracingFigures> {
-  const sink = await startSpanSink();
-  cleanup.push('close the span sink', () => sink.close());
-  const traced = await beforeDeadline(
-    deadline,
-    startChildServer('bench/api/servers/service-server.ts', { ...bench.serviceEnv, ...tracingEnv(sink.endpoint) }),
-  );
-  cleanup.push('stop the traced service', () => traced.stop());
+/** The name of the traced twin among the bench's services (`prepareApiBench`'s `twins`). */
+export const TRACED_TWIN = 'traced service';
+
+/**
+ * Lookups and checks on the bench's service (tracing off) and its traced twin, started beside it
+ * with `tracingEnv(sink.endpoint)`, in alternating rounds; the twin is stopped at the end.
+ */
+export async function measureTracing(bench: ApiBench, sink: SpanSink, deadline: Deadline): Promise<TracingFigures> {
+  const traced = bench.twins[TRACED_TWIN];
+  if (traced === undefined) throw new Error(`the bench was prepared without its ${TRACED_TWIN}`);
   const { sizes } = bench;
   const pairs = lookupPairs(bench, 20_000);
-  const lookup = (url: string) => (durationS: number) => {
+  const lookup = (url: string) => (window: LoadWindow) => {
     const next = cycle(pairs);
     return runLoad({
       url,
       connections: sizes.connections,
-      durationS,
+      ...window,
       next: () => {
         const pair = next();
         return {
@@ -120,19 +115,19 @@ export async function measureTracing(
     headers: { authorization: `Bearer ${bench.tokens[set.key] as string}` },
     body: JSON.stringify({ emails: set.emails }),
   }));
-  const check = (url: string) => (durationS: number) =>
+  const check = (url: string) => (window: LoadWindow) =>
     runLoad({
       url,
       connections: sizes.checkConnections,
-      durationS,
+      ...window,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       requests: checkRequests,
     });
   const rounds = Math.max(2, sizes.lookupRounds);
-  const lookupS = Math.max(1, Math.round(sizes.loadS / rounds));
-  const checkS = Math.max(1, Math.round(sizes.checkS / rounds));
-  if (sizes.warmupS > 0) await beforeDeadline(deadline, lookup(traced.url)(sizes.warmupS));
+  const lookupRound = loadWindow(sizes, Math.max(1, Math.round(sizes.loadS / rounds)), sizes.connections);
+  const checkRound = loadWindow(sizes, Math.max(1, Math.round(sizes.checkS / rounds)), sizes.checkConnections);
+  if (sizes.warmupS > 0) await beforeDeadline(deadline, lookup(traced.url)({ durationS: sizes.warmupS }));
   const loads = {
     lookup: { off: [] as LoadResult[], on: [] as LoadResult[] },
     check: { off: [] as LoadResult[], on: [] as LoadResult[] },
@@ -143,8 +138,8 @@ export async function measureTracing(
     const order = round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
     for (const mode of order) {
       const url = mode === 'off' ? bench.service.url : traced.url;
-      loads.lookup[mode].push(checkLoad(`${mode} lookup`, await beforeDeadline(deadline, lookup(url)(lookupS))));
-      loads.check[mode].push(checkLoad(`${mode} check`, await beforeDeadline(deadline, check(url)(checkS))));
+      loads.lookup[mode].push(checkLoad(`${mode} lookup`, await beforeDeadline(deadline, lookup(url)(lookupRound))));
+      loads.check[mode].push(checkLoad(`${mode} check`, await beforeDeadline(deadline, check(url)(checkRound))));
     }
   }
   await traced.stop();

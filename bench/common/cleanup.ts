@@ -1,3 +1,5 @@
+import type { Logger } from '../../src/logger.js';
+
 /**
  * Teardown steps registered as resources are acquired and run in reverse order. Every step runs
  * even when an earlier one fails, so a broken connection never leaves a database or Redis keys behind.
@@ -20,5 +22,19 @@ export class CleanupStack {
       }
     }
     return failures;
+  }
+}
+
+/** Runs `work` with a teardown of its own, so one phase's jobs and workers are gone before the next starts. */
+export async function inPhase<T>(
+  name: string,
+  logger: Logger,
+  work: (cleanup: CleanupStack) => Promise<T>,
+): Promise<T> {
+  const cleanup = new CleanupStack();
+  try {
+    return await work(cleanup);
+  } finally {
+    for (const failure of await cleanup.runAll()) logger.warn(`${name} cleanup: ${failure}`);
   }
 }

@@ -2,7 +2,8 @@ import type { BounceClassification, BounceEvidence } from '../../src/bounces/bou
 
 /**
  * The rule this service had before it classified bounces, as a classifier: the provider's label
- * alone decides, permanent suppressing and anything else not.
+ * alone decides, permanent suppressing and anything else not. Its reason names the label, as the
+ * service's own does for a bounce nothing else explains; its category is the one that rule gave.
  */
 export function labelRule(evidence: BounceEvidence): BounceClassification {
   return evidence.type === 'permanent'

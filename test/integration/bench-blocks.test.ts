@@ -1,12 +1,15 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { copyingTemplate } from '../../bench/common/bench-database.js';
 import { startDeadline } from '../../bench/common/deadline.js';
 import { markdownTable } from '../../bench/common/report.js';
-import { QUICK_SIZES, runSuite, SUMMARY_HEADER, summaryRows, type SuiteSizes } from '../../bench/api/suite.js';
+import { QUICK_SIZES, runSuite, type SuiteSizes } from '../../bench/api/suite.js';
+import { SUMMARY_HEADER, summaryRows } from '../../bench/api/summary.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 
-// `npm run bench -- --quick`'s building blocks on tiny sizes: the bench must keep running, whatever the speed.
+// `npm run bench -- --quick`'s building blocks on tiny sizes: the bench must keep running, whatever the
+// speed. Each round of load is a few requests rather than seconds, and the ingest runs one round.
 const TINY: SuiteSizes = {
   quick: true,
   api: {
@@ -24,9 +27,10 @@ const TINY: SuiteSizes = {
     batchS: 1,
     checkConnections: 2,
     checkS: 1,
+    requestsPerRound: 20,
   },
   ingestEvents: 500,
-  ingestRounds: 2,
+  ingestRounds: 1,
   importAddresses: 2000,
   clientAddresses: 2500,
 };
@@ -42,13 +46,15 @@ describe('bench building blocks', () => {
     vi.resetModules();
   });
 
-  // Alone the blocks take about 35 s; beside the rest of the suite on two shared cores, up to twice
-  // that. The deadline is there so that a block that hangs fails with its name, not to time them.
+  // The deadline is there so that a block that hangs fails with its name, not to time the blocks.
   it('when run, then every block reports positive figures in the latest.json shape', { timeout: 160_000 }, async () => {
     const config = loadConfig({ ...process.env, DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl') });
     const deadline = startDeadline(150_000, 'bench blocks test');
     try {
-      const results = await runSuite(config, TINY, createLogger('silent'), deadline);
+      // Every block's database is a copy of the suite's migrated template.
+      const results = await copyingTemplate(config.DATABASE_URL, inject('templateDatabase'), () =>
+        runSuite(config, TINY, createLogger('silent'), deadline),
+      );
       expect(Object.keys(results).sort()).toEqual(
         [
           'batch_add',

@@ -1,15 +1,17 @@
 /**
- * A PostgreSQL primary and a streaming replica of it, both of this process's own: two clusters of
- * the installed PostgreSQL made with Debian's `pg_createcluster` on free ports of 127.0.0.1 (trust
- * authentication), the replica filled by `pg_basebackup -R` from the primary. Run as root: the
- * `pg_*` wrappers run the servers as the `postgres` user, and `pg_basebackup` is run as that user so
- * the data directory is its own. Both are removed by `remove()`, and when the start itself fails.
+ * A PostgreSQL primary and a streaming replica of it, both of this process's own: two servers of the
+ * installed PostgreSQL in a temporary directory, on free ports of 127.0.0.1 (trust authentication),
+ * the primary made by `initdb` and the replica by `pg_basebackup -R` from it. Run as root, the
+ * programs run as the `postgres` user (PostgreSQL refuses root), the directory given to it. Nothing
+ * is synced to disk (`--no-sync`, `fsync=off`): a pair of a test run has nothing to keep through a
+ * crash of the machine, and a replica's first start would otherwise sync every file of its copy.
+ * Both are removed by `remove()`, and when the start itself fails.
  */
 import { freePort } from './free-port.js';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -32,7 +34,7 @@ export interface ReplicaCluster {
   resumeReplay(): Promise<void>;
   /** Resolves once the replica has applied everything the primary had written when it was called. */
   caughtUp(timeoutMs?: number): Promise<void>;
-  /** Stops and deletes both clusters. */
+  /** Stops both servers and deletes their directory. */
   remove(): Promise<void>;
 }
 
@@ -54,72 +56,79 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
   throw new Error(`${what} within ${timeoutMs / 1000} s`);
 }
 
-function installedVersion(): string {
-  const [version] = readdirSync('/etc/postgresql');
-  if (version === undefined) throw new Error('no PostgreSQL installation under /etc/postgresql');
-  return version;
+/** The installed PostgreSQL's programs: Debian's newest `/usr/lib/postgresql/<version>/bin`, else those on the PATH. */
+function programDir(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((version) => existsSync(join(root, version, 'bin', 'initdb')))
+    : [];
+  const [newest] = versions.sort((a, b) => Number(b) - Number(a));
+  return newest === undefined ? undefined : join(root, newest, 'bin');
 }
 
 /** Starts a primary and a replica streaming from it; both answer when this resolves. */
 export async function startReplicaCluster(): Promise<ReplicaCluster> {
-  const version = installedVersion();
-  const id = randomBytes(4).toString('hex');
-  const names = { primary: `sl_primary_${id}`, replica: `sl_replica_${id}` };
+  const bin = programDir();
+  const asRoot = process.getuid?.() === 0;
+  const postgres = async (program: string, args: string[]): Promise<void> => {
+    const path = bin === undefined ? program : join(bin, program);
+    await (asRoot ? run('runuser', ['-u', 'postgres', '--', path, ...args]) : run(path, args));
+  };
+  const root = await mkdtemp(join(os.tmpdir(), 'sl-replica-'));
+  if (asRoot) await run('chown', ['postgres', root]);
   const ports = { primary: await freePort(), replica: await freePort() };
+  const dirs = { primary: join(root, 'primary'), replica: join(root, 'replica') };
   const urlFor = (port: number, database: string) =>
     databaseUrlFor(`postgres://postgres@127.0.0.1:${port}/postgres`, database);
   const primaryUrl = urlFor(ports.primary, 'postgres');
   const replicaUrl = urlFor(ports.replica, 'postgres');
-  const ctl = (name: string, action: 'start' | 'stop', ...options: string[]) =>
-    run('pg_ctlcluster', ['--skip-systemctl-redirect', ...options, version, name, action]);
-  const created: string[] = [];
-  const remove = async (): Promise<void> => {
-    for (const name of created.splice(0).reverse()) {
-      await run('pg_dropcluster', ['--stop', version, name]).catch(() => undefined);
-    }
+  const running = new Set<keyof typeof dirs>();
+
+  const start = async (server: keyof typeof dirs): Promise<void> => {
+    const settings = [
+      `port=${ports[server]}`,
+      'listen_addresses=127.0.0.1',
+      `unix_socket_directories=${root}`,
+      'fsync=off',
+    ];
+    running.add(server);
+    await postgres('pg_ctl', [
+      'start',
+      '--wait',
+      '-D',
+      dirs[server],
+      '-l',
+      join(root, `${server}.log`),
+      '-o',
+      settings.map((setting) => `-c ${setting}`).join(' '),
+    ]).catch(async (error: unknown) => {
+      const log = await readFile(join(root, `${server}.log`), 'utf8').catch(() => '');
+      throw new Error(`the ${server} did not start: ${String(error)}\n${log.slice(-2000)}`);
+    });
   };
-  const create = async (name: string, port: number, start: boolean): Promise<void> => {
-    const dataDir = join('/var/lib/postgresql', version, name);
-    created.push(name);
-    await run('pg_createcluster', [
-      version,
-      name,
-      '-p',
-      String(port),
-      '-d',
-      dataDir,
-      ...(start ? ['--start'] : []),
-      '--',
-      '--auth=trust',
-      // A cluster of a test run: nothing to keep through a crash of the machine.
-      '--no-sync',
-    ]);
+  const stop = async (server: keyof typeof dirs, mode: 'fast' | 'immediate'): Promise<void> => {
+    await postgres('pg_ctl', ['stop', '--wait', '-D', dirs[server], '-m', mode]);
+    running.delete(server);
+  };
+  const remove = async (): Promise<void> => {
+    // Their data is deleted next: nothing to shut down cleanly.
+    await Promise.all([...running].map((server) => stop(server, 'immediate').catch(() => undefined)));
+    await rm(root, { recursive: true, force: true });
   };
   const replicaAnswers = async () =>
     (await oneValue<boolean>(replicaUrl, 'SELECT pg_is_in_recovery() AS value')) === true;
 
   try {
-    await create(names.primary, ports.primary, true);
-    await waitFor(
-      'the primary did not answer',
-      async () => (await oneValue<number>(primaryUrl, 'SELECT 1 AS value')) === 1,
-    );
-    // The replica's own cluster gives it its configuration (port, paths); its data is the primary's.
-    await create(names.replica, ports.replica, false);
-    const replicaData = join('/var/lib/postgresql', version, names.replica);
-    for (const entry of await readdir(replicaData))
-      await rm(join(replicaData, entry), { recursive: true, force: true });
-    await run('runuser', [
-      '-u',
-      'postgres',
-      '--',
-      'pg_basebackup',
+    await postgres('initdb', ['-D', dirs.primary, '-U', 'postgres', '--auth=trust', '--no-sync']);
+    await start('primary');
+    await postgres('pg_basebackup', [
       '-D',
-      replicaData,
+      dirs.replica,
       '-R',
       '-X',
       'stream',
       '--checkpoint=fast',
+      '--no-sync',
       '-h',
       '127.0.0.1',
       '-p',
@@ -127,23 +136,21 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
       '-U',
       'postgres',
     ]);
-    await ctl(names.replica, 'start');
+    await start('replica');
     await waitFor('the replica did not answer in recovery', replicaAnswers);
   } catch (error) {
     await remove();
     throw error;
   }
 
-  const cluster: ReplicaCluster = {
+  return {
     primaryUrl,
     replicaUrl,
     primaryUrlFor: (database) => urlFor(ports.primary, database),
     replicaUrlFor: (database) => urlFor(ports.replica, database),
-    async stopReplica() {
-      await ctl(names.replica, 'stop', '-m', 'fast');
-    },
+    stopReplica: () => stop('replica', 'fast'),
     async startReplica() {
-      await ctl(names.replica, 'start');
+      await start('replica');
       await waitFor('the replica did not answer after its start', replicaAnswers);
     },
     async pauseReplay() {
@@ -164,5 +171,4 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
     },
     remove,
   };
-  return cluster;
 }

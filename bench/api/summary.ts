@@ -1,0 +1,110 @@
+/** `npm run bench`'s targets, and its figures as the rows of its markdown table. */
+import type { SuiteResults } from './suite.js';
+
+export const TARGETS = {
+  lookupRatio: 1.0,
+  lookupP99Factor: 1.0,
+  checkRatio: 0.5,
+  scopedCheckRatio: 0.9,
+  listRatio: 1.2,
+  ingestRatio: 0.9,
+  importRatio: 0.9,
+};
+
+const round3 = (value: number): number => Math.round(value * 1000) / 1000;
+
+/** The run as a markdown table: figure, value, baseline, ratio, target, met. */
+export function summaryRows(results: SuiteResults): (string | number)[][] {
+  const { lookup, check, client, list, batch_add: batch, ingest, import: imported, tracing } = results;
+  const yes = (met: boolean): string => (met ? 'yes' : 'NO');
+  const lookupMet =
+    lookup.ratio >= TARGETS.lookupRatio && lookup.p99_ms <= TARGETS.lookupP99Factor * lookup.baseline_p99_ms;
+  return [
+    [
+      'lookup GET /suppressions/{email}',
+      `${lookup.rps} req/s, p50 ${lookup.p50_ms} ms, p99 ${lookup.p99_ms} ms`,
+      `${lookup.baseline_rps} req/s, p99 ${lookup.baseline_p99_ms} ms`,
+      `${lookup.ratio}`,
+      `≥ ${TARGETS.lookupRatio}, p99 ≤ ${TARGETS.lookupP99Factor}× baseline`,
+      yes(lookupMet),
+    ],
+    [
+      'check POST /suppressions/check (1,000 per request)',
+      `${check.addresses_per_s} addresses/s`,
+      `${check.baseline_addresses_per_s} addresses/s (bare pg, same query)`,
+      `${check.ratio}`,
+      `≥ ${TARGETS.checkRatio}`,
+      yes(check.ratio >= TARGETS.checkRatio),
+    ],
+    [
+      'check with a scope (1,000 per request)',
+      `${check.scoped_addresses_per_s} addresses/s`,
+      `${check.addresses_per_s} addresses/s (the check without a scope)`,
+      `${check.scoped_ratio}`,
+      `≥ ${TARGETS.scopedCheckRatio}`,
+      yes(check.scoped_ratio >= TARGETS.scopedCheckRatio),
+    ],
+    ['client filterSendable', `${client.addresses_per_s} addresses/s (${client.addresses} addresses)`, '', '', '', ''],
+    [
+      'list p50, first vs deep page',
+      `deep ${list.deep_page_p50_ms} ms`,
+      `first ${list.first_page_p50_ms} ms`,
+      `${list.ratio}`,
+      `≤ ${TARGETS.listRatio}`,
+      yes(list.ratio <= TARGETS.listRatio),
+    ],
+    ['batch add (100 per request)', `${batch.addresses_per_s} addresses/s`, '', '', '', ''],
+    [
+      'ingest (event worker)',
+      `${ingest.events_per_s} events/s (${ingest.events} events)`,
+      `${ingest.baseline_jobs_per_s} jobs/s (BullMQ no-op)`,
+      `${ingest.ratio}`,
+      `≥ ${TARGETS.ingestRatio}`,
+      yes(ingest.ratio >= TARGETS.ingestRatio),
+    ],
+    [
+      'ingest against its rows by COPY',
+      `${ingest.events_per_s} events/s`,
+      `${ingest.floor_jobs_per_s} jobs/s (the same rows by COPY, same queue)`,
+      `${ingest.floor_ratio}`,
+      '',
+      '',
+    ],
+    [
+      'import (CLI, --wait)',
+      `${imported.addresses_per_s} addresses/s (${imported.addresses}), CLI peak RSS ${imported.peak_rss_mb} MB`,
+      `${imported.copy_rows_per_s} entries/s (bare COPYs of the entries and their records; ` +
+        `${imported.copy_entries_only_rows_per_s}/s the entries alone, ratio ${imported.ratio_entries_only})`,
+      `${imported.ratio}`,
+      `≥ ${TARGETS.importRatio}`,
+      yes(imported.ratio >= TARGETS.importRatio),
+    ],
+    ['service peak RSS', `${results.service_peak_rss_mb} MB`, '', '', '', ''],
+    [
+      'tracing on: lookup',
+      `${tracing.lookup.rps_on} req/s, p99 ${tracing.lookup.p99_ms_on} ms`,
+      `${tracing.lookup.rps_off} req/s, p99 ${tracing.lookup.p99_ms_off} ms (tracing off)`,
+      `${tracing.lookup.ratio}`,
+      '',
+      '',
+    ],
+    [
+      'tracing on: check',
+      `${tracing.check.rps_on} req/s, p99 ${tracing.check.p99_ms_on} ms`,
+      `${tracing.check.rps_off} req/s, p99 ${tracing.check.p99_ms_off} ms (tracing off)`,
+      `${tracing.check.ratio}`,
+      '',
+      '',
+    ],
+    [
+      'tracing on: ingest, of its no-op',
+      `${tracing.ingest.events_per_s} events/s, ${tracing.ingest.ratio} of ${tracing.ingest.baseline_jobs_per_s} jobs/s`,
+      `${tracing.ingest.ratio_off} of the no-op with tracing off`,
+      `${round3(tracing.ingest.ratio / tracing.ingest.ratio_off)}`,
+      '',
+      '',
+    ],
+  ];
+}
+
+export const SUMMARY_HEADER = ['figure', 'service', 'baseline', 'ratio', 'target', 'met'];
