@@ -5,7 +5,7 @@ import { PROVIDERS } from '../src/feeds/providers/index.js';
 import { EVENTS_QUEUE, KEEP_COMPLETED, KEEP_FAILED, MAX_STALLS } from '../src/queues.js';
 import { queueTelemetry } from '../src/tracing/queue-telemetry.js';
 import { createEventProcessor, type EventJobResult } from './event-processor.js';
-import type { WorkerDeps } from './worker-deps.js';
+import { lockSettings, type WorkerDeps } from './worker-deps.js';
 
 export type EventWorkerConfig = Pick<Config, 'QUEUE_PREFIX' | 'WORKER_CONCURRENCY'>;
 
@@ -59,9 +59,7 @@ export function startEventWorker(
     removeOnComplete: KEEP_COMPLETED,
     removeOnFail: KEEP_FAILED,
     maxStalledCount: MAX_STALLS,
-    ...(tuning.lockDurationMs === undefined
-      ? {}
-      : { lockDuration: tuning.lockDurationMs, stalledInterval: tuning.lockDurationMs }),
+    ...lockSettings(tuning.lockDurationMs),
     ...queueTelemetry(),
   });
   const { metrics, logger } = deps;

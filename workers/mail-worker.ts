@@ -6,7 +6,7 @@ import { batchedMailMessageStore, batchedPublisher } from '../src/mail/messages/
 import { readMailMessage, type MailReading } from '../src/mail/messages/read-mail-message.js';
 import { KEEP_COMPLETED, KEEP_FAILED, MAIL_QUEUE, MAX_STALLS } from '../src/queues.js';
 import { queueTelemetry } from '../src/tracing/queue-telemetry.js';
-import type { WorkerDeps } from './worker-deps.js';
+import { lockSettings, type WorkerDeps } from './worker-deps.js';
 
 export type MailWorkerConfig = Pick<
   Config,
@@ -60,9 +60,7 @@ export function startMailWorker(config: MailWorkerConfig, deps: WorkerDeps, tuni
       removeOnComplete: KEEP_COMPLETED,
       removeOnFail: KEEP_FAILED,
       maxStalledCount: MAX_STALLS,
-      ...(tuning.lockDurationMs === undefined
-        ? {}
-        : { lockDuration: tuning.lockDurationMs, stalledInterval: tuning.lockDurationMs }),
+      ...lockSettings(tuning.lockDurationMs),
       ...queueTelemetry(),
     },
   );

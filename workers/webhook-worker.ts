@@ -10,7 +10,7 @@ import {
 } from '../src/webhooks/delivery-queue.js';
 import { startDispatcher, type Dispatcher, type DispatcherOptions } from '../src/webhooks/dispatcher.js';
 import { queueTelemetry } from '../src/tracing/queue-telemetry.js';
-import type { WorkerDeps } from './worker-deps.js';
+import { lockSettings, type WorkerDeps } from './worker-deps.js';
 
 export type WebhookWorkerConfig = Pick<
   Config,
@@ -70,9 +70,7 @@ export function startWebhookWorker(
       connection,
       prefix,
       concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
-      ...(tuning.lockDurationMs === undefined
-        ? {}
-        : { lockDuration: tuning.lockDurationMs, stalledInterval: tuning.lockDurationMs }),
+      ...lockSettings(tuning.lockDurationMs),
       ...queueTelemetry(),
     },
   );

@@ -12,3 +12,12 @@ export interface WorkerDeps {
   /** Where the worker counts what it did; none in tools that do not export metrics. */
   metrics?: Metrics | undefined;
 }
+
+/**
+ * BullMQ's lock settings: a lock of `lockDurationMs`, checked for stalls as often, so that a killed
+ * worker's jobs are taken again that soon (the tests that kill workers set it); BullMQ's own 30 s
+ * when unset.
+ */
+export function lockSettings(lockDurationMs: number | undefined): { lockDuration?: number; stalledInterval?: number } {
+  return lockDurationMs === undefined ? {} : { lockDuration: lockDurationMs, stalledInterval: lockDurationMs };
+}
