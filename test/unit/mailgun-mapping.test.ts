@@ -1,15 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
 import type { MappedPayload } from '../../src/feeds/feed-mapping.js';
 import { mapMailgun } from '../../src/feeds/providers/mailgun/mapping.js';
+import { feedFixture, UUID_V5 } from '../support/feed-mapping-checks.js';
 
 const CONTEXT = { accountId: '0190a6e8-5f3c-7a3b-8c1d-2e4f6a8b0c1d', emailIdTag: 'email_id', scopeFrom: null };
-const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function fixture(name: string): string {
-  return readFileSync(new URL(`../fixtures/feeds/mailgun/${name}`, import.meta.url), 'utf8');
+  return feedFixture('mailgun', name);
 }
 
 /** The fixture with some fields of its `event-data` changed (undefined removes one). */

@@ -1,21 +1,19 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FeedVerificationError } from '../../src/feeds/feed-errors.js';
 import type { MappingContext } from '../../src/feeds/feed-mapping.js';
 import { mapPostal } from '../../src/feeds/providers/postal/mapping.js';
 import { postalPublicKey, verifyPostal } from '../../src/feeds/providers/postal/signature.js';
-import { mappingChecks } from '../support/feed-mapping-checks.js';
+import { feedFixture, mappingChecks, UUID_V5 } from '../support/feed-mapping-checks.js';
 
 const CONTEXT: MappingContext = {
   accountId: '0190a6e8-5f3c-7a3b-8c1d-2e4f6a8b0c1d',
   emailIdTag: 'email_id',
   scopeFrom: null,
 };
-const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function fixture(name: string): string {
-  return readFileSync(new URL(`../fixtures/feeds/postal/${name}`, import.meta.url), 'utf8');
+  return feedFixture('postal', name);
 }
 
 function webhook(name: string): Record<string, any> {

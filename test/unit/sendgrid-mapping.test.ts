@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
 import type { MappedPayload } from '../../src/feeds/feed-mapping.js';
 import { mapSendGrid } from '../../src/feeds/providers/sendgrid/mapping.js';
+import { feedFixture, UUID_V5 } from '../support/feed-mapping-checks.js';
 
 const context = { accountId: '0190f3a4-7c2e-7b1d-9a8e-3f6b5c4d2e10', emailIdTag: 'email_id', scopeFrom: null };
-const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 // The SendGrid samples' message id, and the UUIDv5 it always stands for.
 const SG_MESSAGE_ID = '14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0';
 const SG_MESSAGE_SOURCE_ID = 'f5d7ad77-9f1f-52ba-b785-4b73f9175f0d';
@@ -15,7 +14,7 @@ const SAMPLE_TIME = '2017-12-15T00:59:29.000Z';
 
 /** A fixture's batch: as published in SendGrid's Event Webhook Reference. */
 function fixture(name: string): any[] {
-  return JSON.parse(readFileSync(new URL(`../fixtures/feeds/sendgrid/${name}.json`, import.meta.url), 'utf8'));
+  return JSON.parse(feedFixture('sendgrid', `${name}.json`));
 }
 
 /** The mapping of `batch`, after checking that every event it made is one the event schema accepts. */

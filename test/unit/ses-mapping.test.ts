@@ -1,18 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
 import type { MappedPayload } from '../../src/feeds/feed-mapping.js';
 import { mapSes } from '../../src/feeds/providers/ses/mapping.js';
+import { feedFixture, UUID_V5 } from '../support/feed-mapping-checks.js';
 
 const context = { accountId: '0190f3a4-7c2e-7b1d-9a8e-3f6b5c4d2e10', emailIdTag: 'email_id', scopeFrom: null };
 // An SNS MessageId as SNS writes it: the id of the envelope that carried the notification.
 const SNS_MESSAGE_ID = 'da41e39f-ea4d-435a-b922-c6aae3915ebe';
-const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** The text of a fixture: an SES notification as published in the SES Developer Guide (the SNS `Message`). */
 function fixture(name: string): string {
-  return readFileSync(new URL(`../fixtures/feeds/ses/${name}.json`, import.meta.url), 'utf8');
+  return feedFixture('ses', `${name}.json`);
 }
 
 /** A fixture's notification, changed by `change`, as text again. */
