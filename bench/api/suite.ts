@@ -1,7 +1,7 @@
 /**
  * `npm run bench` as a function: every building block in order on its own fresh database and queue
- * prefix, returning the figures in the shape of bench/results/latest.json. The integration test
- * runs it on tiny sizes so the bench cannot rot.
+ * prefix and within its share of the run's time, returning the figures in the shape of
+ * bench/results/latest.json. The integration test runs it on tiny sizes so the bench cannot rot.
  */
 import os from 'node:os';
 import type { Config } from '../../src/config.js';
@@ -11,7 +11,7 @@ import { FULL_API_SIZES, QUICK_API_SIZES, type ApiSizes } from './api-sizes.js';
 import { measureBatchAdd } from './batch-add-measure.js';
 import { measureList, type ListFigures } from './list-measure.js';
 import { measureCheck, measureClient, type CheckFigures, type ClientFigures } from './check-measure.js';
-import { inPhase, type CleanupStack } from '../common/cleanup.js';
+import { runBlocks, type Block, type Unfinished } from '../common/blocks.js';
 import type { Deadline } from '../common/deadline.js';
 import { measureImport } from '../import/import-measure.js';
 import { INGEST_ROUNDS, measureIngest } from '../ingest/ingest-measure.js';
@@ -30,11 +30,8 @@ export interface SuiteSizes {
   clientAddresses: number;
 }
 
-export interface SuiteResults {
-  when: string;
-  node: string;
-  cpus: number;
-  quick: boolean;
+/** The figures of `npm run bench`, each present once its measurement finished. */
+export interface SuiteFigures {
   lookup: LookupFigures;
   check: CheckFigures;
   client: ClientFigures;
@@ -63,9 +60,18 @@ export interface SuiteResults {
   service_peak_rss_mb: number;
   /** The same loads with every span exported over OTLP to a collector on loopback, against tracing off. */
   tracing: TracingFigures & {
-    ingest: { events_per_s: number; baseline_jobs_per_s: number; ratio: number; ratio_off: number };
+    ingest?: { events_per_s: number; baseline_jobs_per_s: number; ratio: number; ratio_off: number };
   };
 }
+
+/** bench/results/latest.json: the run, what it measured, and the blocks that did not finish and why. */
+export type SuiteResults = {
+  when: string;
+  node: string;
+  cpus: number;
+  quick: boolean;
+  unfinished: Unfinished[];
+} & Partial<SuiteFigures>;
 
 export const FULL_SIZES: SuiteSizes = {
   quick: false,
@@ -89,8 +95,15 @@ const mb = (value: number): number => Math.round(value * 10) / 10;
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 
 /**
+ * Each block's share of the run's time, from a full run on a quiet two-core machine: the API's
+ * block seeds and starts three servers, and the import measures the import and then bare COPYs.
+ */
+const SHARES = { api: 0.45, ingest: 0.2, tracedIngest: 0.1, import: 0.25 };
+
+/**
  * Every block in order, each on a fresh database copied from one migrated template (or from the one
- * in force around the call, see `copyingTemplate`).
+ * in force around the call, see `copyingTemplate`). `save` is given the figures so far after each
+ * block, so that a run cut short keeps what it measured.
  */
 export function runSuite(
   config: Config,
@@ -98,54 +111,35 @@ export function runSuite(
   logger: Logger,
   deadline: Deadline,
   progress: (message: string) => void = () => undefined,
+  save: (results: SuiteResults) => Promise<void> | void = () => undefined,
 ): Promise<SuiteResults> {
-  return withMigratedTemplate(config.DATABASE_URL, logger, () => runBlocks(config, sizes, logger, deadline, progress));
+  const results: SuiteResults = {
+    when: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    quick: sizes.quick,
+    unfinished: [],
+  };
+  const blocks = suiteBlocks(config, sizes, logger, progress, results);
+  return withMigratedTemplate(config.DATABASE_URL, logger, async () => {
+    results.unfinished = await runBlocks(blocks, deadline, logger, async (unfinished) => {
+      results.unfinished = [...unfinished];
+      await save(results);
+    });
+    return results;
+  });
 }
 
-async function runBlocks(
+function suiteBlocks(
   config: Config,
   sizes: SuiteSizes,
   logger: Logger,
-  deadline: Deadline,
   progress: (message: string) => void,
-): Promise<SuiteResults> {
+  results: SuiteResults,
+): Block[] {
   const { requestsPerRound } = sizes.api;
   const loadOf = (seconds: number): string =>
     requestsPerRound === undefined ? `${seconds} s` : `${requestsPerRound} requests a round`;
-  const api = await inPhase('api', logger, async (cleanup) => {
-    progress(
-      `seeding ${sizes.api.lookupRows} suppressions over ${sizes.api.accounts} accounts and ${sizes.api.listRows} in one account`,
-    );
-    // The traced twin of the tracing block starts with the service and waits, idle, for its rounds.
-    const sink = await startSpanSink();
-    cleanup.push('close the span sink', () => sink.close());
-    const bench = await prepareApiBench(config, sizes.api, logger, deadline, cleanup, {
-      [TRACED_TWIN]: tracingEnv(sink.endpoint),
-    });
-    progress(
-      `seeded at ${Math.round(bench.seedRowsPerSecond)} rows/s: PostgreSQL's own INSERT ... SELECT rate for suppressions here`,
-    );
-    progress(
-      `lookup: service ${bench.service.url} versus baseline ${bench.baseline.url}, ${sizes.api.connections} connections, ${loadOf(sizes.api.loadS)} each`,
-    );
-    const lookup = await measureLookup(bench, deadline, progress);
-    progress(
-      `check: 1,000 addresses per request, ${sizes.api.checkConnections} connections, versus the same query on a bare pg pool`,
-    );
-    const check = await measureCheck(bench, deadline);
-    progress(`client: filterSendable over ${sizes.clientAddresses} addresses`);
-    const client = await measureClient(bench, sizes.clientAddresses, deadline);
-    progress('list: first page versus a deep page');
-    const list = await measureList(bench, deadline);
-    progress(`batch add: ${sizes.api.batchConnections} connections, ${loadOf(sizes.api.batchS)}`);
-    const batchAdd = await measureBatchAdd(bench, deadline);
-    progress('tracing: lookups and checks on the service and on a traced twin, in alternating rounds');
-    const tracing = await measureTracing(bench, sink, deadline);
-    const servicePeakRssMb = await bench.service.stop();
-    return { lookup, check, client, list, batchAdd, tracing, servicePeakRssMb };
-  });
-
-  progress(`ingest: ${sizes.ingestEvents} events, BullMQ no-op worker versus event worker`);
   const ingestSettings = {
     events: sizes.ingestEvents,
     concurrency: config.WORKER_CONCURRENCY,
@@ -160,77 +154,116 @@ async function runBlocks(
     softBounceThreshold: null,
     classifier: 'classifier' as const,
   };
-  const ingest = await inPhase('ingest', logger, (cleanup: CleanupStack) =>
-    measureIngest(config, ingestSettings, logger, deadline, cleanup),
-  );
-  if (ingest.problems.length > 0) throw new Error(`ingest verification failed:\n  ${ingest.problems.join('\n  ')}`);
 
-  progress('ingest with tracing on: the same run, every span exported to a collector on loopback');
-  const tracedIngest = await inPhase('traced ingest', logger, async (cleanup: CleanupStack) => {
-    const sink = await startSpanSink();
-    cleanup.push('close the span sink', () => sink.close());
-    // This process traces from here: the event worker, its pool and its queue are made traced. The
-    // SDK reads its exporter's settings from the environment itself.
-    const env = tracingEnv(sink.endpoint);
-    Object.assign(process.env, env);
-    cleanup.push('stop tracing', async () => {
-      await stopTracing();
-      for (const name of Object.keys(env)) delete process.env[name];
-    });
-    await startTracing('bench-ingest', env);
-    return measureIngest(config, { ...ingestSettings, rounds: 1 }, logger, deadline, cleanup);
-  });
-  if (tracedIngest.problems.length > 0) {
-    throw new Error(`traced ingest verification failed:\n  ${tracedIngest.problems.join('\n  ')}`);
-  }
-
-  progress(`import: ${sizes.importAddresses} addresses through the command line`);
-  const imported = await inPhase('import', logger, (cleanup: CleanupStack) =>
-    measureImport(
-      config,
-      { addresses: sizes.importAddresses, workerConcurrency: undefined },
-      logger,
-      deadline,
-      cleanup,
-    ),
-  );
-
-  return {
-    when: new Date().toISOString(),
-    node: process.version,
-    cpus: os.cpus().length,
-    quick: sizes.quick,
-    lookup: api.lookup,
-    check: api.check,
-    client: api.client,
-    list: api.list,
-    batch_add: api.batchAdd,
-    ingest: {
-      events: sizes.ingestEvents,
-      events_per_s: Math.round(ingest.service.run.jobsPerSecond),
-      baseline_jobs_per_s: Math.round(ingest.baseline.run.jobsPerSecond),
-      ratio: round3(ingest.ratio),
-      floor_jobs_per_s: Math.round(ingest.floor?.run.jobsPerSecond ?? 0),
-      floor_ratio: round3(ingest.floorRatio ?? 0),
-    },
-    import: {
-      addresses: imported.addresses,
-      addresses_per_s: Math.round(imported.addressesPerSecond),
-      peak_rss_mb: mb(imported.run.peakRssMb),
-      copy_rows_per_s: Math.round(imported.copy.withRecords.rowsPerSecond),
-      ratio: round3(imported.ratio),
-      copy_entries_only_rows_per_s: Math.round(imported.copy.entriesOnly.rowsPerSecond),
-      ratio_entries_only: round3(imported.ratioEntriesOnly),
-    },
-    service_peak_rss_mb: mb(api.servicePeakRssMb),
-    tracing: {
-      ...api.tracing,
-      ingest: {
-        events_per_s: Math.round(tracedIngest.service.run.jobsPerSecond),
-        baseline_jobs_per_s: Math.round(tracedIngest.baseline.run.jobsPerSecond),
-        ratio: round3(tracedIngest.ratio),
-        ratio_off: round3(ingest.ratio),
-      },
+  const api: Block = {
+    name: 'api',
+    share: SHARES.api,
+    async run(deadline, cleanup) {
+      progress(
+        `seeding ${sizes.api.lookupRows} suppressions over ${sizes.api.accounts} accounts and ${sizes.api.listRows} in one account`,
+      );
+      // The traced twin of the tracing block starts with the service and waits, idle, for its rounds.
+      const sink = await startSpanSink();
+      cleanup.push('close the span sink', () => sink.close());
+      const bench = await prepareApiBench(config, sizes.api, logger, deadline, cleanup, {
+        [TRACED_TWIN]: tracingEnv(sink.endpoint),
+      });
+      progress(
+        `seeded at ${Math.round(bench.seedRowsPerSecond)} rows/s: PostgreSQL's own INSERT ... SELECT rate for suppressions here`,
+      );
+      progress(
+        `lookup: service ${bench.service.url} versus baseline ${bench.baseline.url}, ${sizes.api.connections} connections, ${loadOf(sizes.api.loadS)} each`,
+      );
+      results.lookup = await measureLookup(bench, deadline, progress);
+      progress(
+        `check: 1,000 addresses per request, ${sizes.api.checkConnections} connections, versus the same query on a bare pg pool`,
+      );
+      results.check = await measureCheck(bench, deadline);
+      progress(`client: filterSendable over ${sizes.clientAddresses} addresses`);
+      results.client = await measureClient(bench, sizes.clientAddresses, deadline);
+      progress('list: first page versus a deep page');
+      results.list = await measureList(bench, deadline);
+      progress(`batch add: ${sizes.api.batchConnections} connections, ${loadOf(sizes.api.batchS)}`);
+      results.batch_add = await measureBatchAdd(bench, deadline);
+      progress('tracing: lookups and checks on the service and on a traced twin, in alternating rounds');
+      results.tracing = await measureTracing(bench, sink, deadline);
+      results.service_peak_rss_mb = mb(await bench.service.stop());
     },
   };
+
+  const ingest: Block = {
+    name: 'ingest',
+    share: SHARES.ingest,
+    async run(deadline, cleanup) {
+      progress(`ingest: ${sizes.ingestEvents} events, BullMQ no-op worker versus event worker`);
+      const run = await measureIngest(config, ingestSettings, logger, deadline, cleanup);
+      if (run.problems.length > 0) throw new Error(`ingest verification failed:\n  ${run.problems.join('\n  ')}`);
+      results.ingest = {
+        events: sizes.ingestEvents,
+        events_per_s: Math.round(run.service.run.jobsPerSecond),
+        baseline_jobs_per_s: Math.round(run.baseline.run.jobsPerSecond),
+        ratio: round3(run.ratio),
+        floor_jobs_per_s: Math.round(run.floor?.run.jobsPerSecond ?? 0),
+        floor_ratio: round3(run.floorRatio ?? 0),
+      };
+    },
+  };
+
+  const tracedIngest: Block = {
+    name: 'traced ingest',
+    share: SHARES.tracedIngest,
+    async run(deadline, cleanup) {
+      progress('ingest with tracing on: the same run, every span exported to a collector on loopback');
+      const sink = await startSpanSink();
+      cleanup.push('close the span sink', () => sink.close());
+      // This process traces from here: the event worker, its pool and its queue are made traced. The
+      // SDK reads its exporter's settings from the environment itself.
+      const env = tracingEnv(sink.endpoint);
+      Object.assign(process.env, env);
+      cleanup.push('stop tracing', async () => {
+        await stopTracing();
+        for (const name of Object.keys(env)) delete process.env[name];
+      });
+      await startTracing('bench-ingest', env);
+      const run = await measureIngest(config, { ...ingestSettings, rounds: 1 }, logger, deadline, cleanup);
+      if (run.problems.length > 0) {
+        throw new Error(`traced ingest verification failed:\n  ${run.problems.join('\n  ')}`);
+      }
+      // Against the untraced ingest of the block before, when that one finished.
+      if (results.tracing !== undefined && results.ingest !== undefined) {
+        results.tracing.ingest = {
+          events_per_s: Math.round(run.service.run.jobsPerSecond),
+          baseline_jobs_per_s: Math.round(run.baseline.run.jobsPerSecond),
+          ratio: round3(run.ratio),
+          ratio_off: results.ingest.ratio,
+        };
+      }
+    },
+  };
+
+  const imported: Block = {
+    name: 'import',
+    share: SHARES.import,
+    async run(deadline, cleanup) {
+      progress(`import: ${sizes.importAddresses} addresses through the command line`);
+      const run = await measureImport(
+        config,
+        { addresses: sizes.importAddresses, workerConcurrency: undefined },
+        logger,
+        deadline,
+        cleanup,
+      );
+      results.import = {
+        addresses: run.addresses,
+        addresses_per_s: Math.round(run.addressesPerSecond),
+        peak_rss_mb: mb(run.run.peakRssMb),
+        copy_rows_per_s: Math.round(run.copy.withRecords.rowsPerSecond),
+        ratio: round3(run.ratio),
+        copy_entries_only_rows_per_s: Math.round(run.copy.entriesOnly.rowsPerSecond),
+        ratio_entries_only: round3(run.ratioEntriesOnly),
+      };
+    },
+  };
+
+  return [api, ingest, tracedIngest, imported];
 }

@@ -1,6 +1,8 @@
 export interface Deadline {
   /** Aborted when the time is up; its reason is an Error that says what did not finish in time. */
   readonly signal: AbortSignal;
+  /** When the time is up, in epoch milliseconds. */
+  readonly endsAt: number;
   clear(): void;
 }
 
@@ -17,7 +19,27 @@ export function startDeadline(limitMs: number, what: string): Deadline {
   timer.unref();
   return {
     signal: controller.signal,
+    endsAt: Date.now() + limitMs,
     clear: () => clearTimeout(timer),
+  };
+}
+
+/**
+ * A deadline inside `parent` that ends at `endsAt` or with the parent, whichever comes first: one
+ * block's share of a run.
+ */
+export function deadlineWithin(parent: Deadline, endsAt: number, what: string): Deadline {
+  const own = startDeadline(Math.max(0, Math.min(endsAt, parent.endsAt) - Date.now()), what);
+  const onParent = () => own.clear();
+  const signal = AbortSignal.any([parent.signal, own.signal]);
+  parent.signal.addEventListener('abort', onParent, { once: true });
+  return {
+    signal,
+    endsAt: Math.min(endsAt, parent.endsAt),
+    clear: () => {
+      own.clear();
+      parent.signal.removeEventListener('abort', onParent);
+    },
   };
 }
 

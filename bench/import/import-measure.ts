@@ -22,7 +22,7 @@ import { createRedis } from '../../src/redis.js';
 import { startBatchWorker } from '../../workers/batch-worker.js';
 import { benchAddress } from './bench-addresses.js';
 import { countRows, createBenchDatabase } from '../common/bench-database.js';
-import { measureBareCopy, type CopyMeasurement } from './copy-baseline.js';
+import { checkpoint, measureBareCopy, type CopyMeasurement } from './copy-baseline.js';
 import type { CleanupStack } from '../common/cleanup.js';
 import { beforeDeadline, type Deadline } from '../common/deadline.js';
 import { followPeakRss } from '../common/peak-rss.js';
@@ -126,6 +126,7 @@ export async function measureImport(
   await worker.worker.waitUntilReady();
 
   onReady(bench.name);
+  await beforeDeadline(deadline, checkpoint(db.pool));
   const run = await runCli(
     ['import', file, '--account', account.name, '--wait'],
     { ...process.env, DATABASE_URL: bench.url, REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn' },

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { copyingTemplate } from '../../bench/common/bench-database.js';
 import { startDeadline } from '../../bench/common/deadline.js';
 import { markdownTable } from '../../bench/common/report.js';
-import { QUICK_SIZES, runSuite, type SuiteSizes } from '../../bench/api/suite.js';
+import { QUICK_SIZES, runSuite, type SuiteResults, type SuiteSizes } from '../../bench/api/suite.js';
 import { SUMMARY_HEADER, summaryRows } from '../../bench/api/summary.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -52,9 +52,18 @@ describe('bench building blocks', () => {
     const deadline = startDeadline(150_000, 'bench blocks test');
     try {
       // Every block's database is a copy of the suite's migrated template.
-      const results = await copyingTemplate(config.DATABASE_URL, inject('templateDatabase'), () =>
-        runSuite(config, TINY, createLogger('silent'), deadline),
+      const saved: string[][] = [];
+      const run = await copyingTemplate(config.DATABASE_URL, inject('templateDatabase'), () =>
+        runSuite(config, TINY, createLogger('silent'), deadline, undefined, (soFar) => {
+          saved.push(Object.keys(soFar).sort());
+        }),
       );
+      expect(run.unfinished).toEqual([]);
+      // After each of the four blocks, the figures so far were handed over to be written.
+      expect(saved).toHaveLength(4);
+      expect(saved[0]).toContain('lookup');
+      expect(saved[0]).not.toContain('import');
+      const results = run as Required<SuiteResults>;
       expect(Object.keys(results).sort()).toEqual(
         [
           'batch_add',
@@ -69,6 +78,7 @@ describe('bench building blocks', () => {
           'quick',
           'service_peak_rss_mb',
           'tracing',
+          'unfinished',
           'when',
         ].sort(),
       );
@@ -136,8 +146,8 @@ describe('bench building blocks', () => {
         results.tracing.check.rps_off,
         results.tracing.check.ratio,
         results.tracing.exports,
-        results.tracing.ingest.events_per_s,
-        results.tracing.ingest.ratio,
+        results.tracing.ingest?.events_per_s ?? 0,
+        results.tracing.ingest?.ratio ?? 0,
         results.service_peak_rss_mb,
       ];
       for (const figure of figures) expect(figure).toBeGreaterThan(0);
