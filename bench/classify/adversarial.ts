@@ -17,5 +17,10 @@ export function adversarialDiagnostics(length = 2000): { name: string; text: str
     { name: 'negations', text: fill('not not never ') },
     { name: 'apostrophes', text: fill("doesn't'''' ") },
     { name: 'non-ASCII', text: fill('ユーザー不明 ') },
+    { name: 'family subjects without predicates', text: fill('user address mailbox account recipient email address ') },
+    { name: 'family qualifiers without subjects', text: fill('invalid unknown no such not a valid bad ') },
+    { name: 'CJK subjects without predicates', text: fill('ユーザーアドレス宛先用户邮箱地址') },
+    { name: 'accents and elisions', text: fill("l'adresse d'un n'ést ùtilisateur ") },
+    { name: 'block-list host names', text: fill('zen.spamhaus.org.a.b.c.d.e.f ') },
   ];
 }

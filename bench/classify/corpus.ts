@@ -12,6 +12,7 @@ import { mapPostmark } from '../../src/feeds/providers/postmark/mapping.js';
 import { mapResend } from '../../src/feeds/providers/resend/mapping.js';
 import { mapSendGrid } from '../../src/feeds/providers/sendgrid/mapping.js';
 import { mapSes } from '../../src/feeds/providers/ses/mapping.js';
+import { sourceSplit, type CorpusSplit } from './corpus-split.js';
 
 const FIXTURES = new URL('../../test/fixtures/bounces/', import.meta.url);
 
@@ -171,9 +172,22 @@ export function score(
 
 export const share = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
 
-/** Each row as the accuracy is scored: its expected category and its evidence. */
-export function corpusItems(rows: readonly CorpusRow[]) {
-  return rows.map((row) => ({ expected: row.category, evidence: evidenceOf(row) }));
+export interface CorpusItem {
+  id: string;
+  /** The part it belongs to, by its source (corpus-split.ts). */
+  split: CorpusSplit;
+  expected: BounceCategory;
+  evidence: BounceEvidence;
+}
+
+/** Each row as the accuracy is scored: its expected category, its evidence and its part. */
+export function corpusItems(rows: readonly CorpusRow[]): CorpusItem[] {
+  return rows.map((row) => ({
+    id: row.id,
+    split: sourceSplit(row.mta),
+    expected: row.category,
+    evidence: evidenceOf(row),
+  }));
 }
 
 /** The providers whose payloads the corpus is wrapped in (providers/<name>.json). */

@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
 import { BOUNCE_REASONS, type BounceCategory, type BounceReason } from '../domain/bounce-categories.js';
 import { PhraseMatcher, words } from './phrase-matcher.js';
-import { ECHO_SUB_TYPES, PERMANENT_LABELS, RECIPIENT_UNIDENTIFIED, SUB_TYPE_RULES } from './provider-rules.js';
-import { REPLY_CODE_RULES, STATUS_RULES } from './status-rules.js';
-import { BLOCK_LIST_HOSTS, TEXT_RULES, WEAK_TEXT_RULES } from './text-rules/index.js';
+import {
+  ECHO_SUB_TYPES,
+  ORANGE_CODE_PREFIXES,
+  ORANGE_CODES,
+  PERMANENT_LABELS,
+  RECIPIENT_UNIDENTIFIED,
+  SUB_TYPE_RULES,
+} from './provider-rules.js';
+import { REPLY_CODE_RULES, STATUS_RULES, STATUS_SUBJECT_RULES } from './status-rules.js';
+import { BLOCK_LIST_HOSTS, BLOCK_LIST_LABELS, TEXT_RULES, WEAK_TEXT_RULES } from './text-rules/index.js';
 
 /** Whatever a bounce carries; every field may be missing. */
 export interface BounceEvidence {
@@ -26,13 +33,13 @@ export interface BounceEvidence {
 export interface BounceClassification {
   category: BounceCategory;
   reason: BounceReason;
-  /** What decided: `echo:<sub-type>`, `text:<phrase>`, `host:<operator>`, `status:X.<subject>.<detail>`, `reply:<code>`, `sub_type:<word>`; when nothing decides, `label:permanent` (the provider's label, kept as evidence) or `none`. */
+  /** What decided: `echo:<sub-type>`, `text:<phrase>`, `host:<operator>`, `code:orange-<code>`, `status:X.<subject>.<detail>`, `reply:<code>`, `sub_type:<word>`; when nothing decides, `label:permanent` (the provider's label, kept as evidence) or `none`. */
   rule: string;
 }
 
-const strongText = new PhraseMatcher(TEXT_RULES.map((rule) => rule.phrases));
+const strongText = new PhraseMatcher(TEXT_RULES);
 const BLOCK_LIST_GROUP = TEXT_RULES.findIndex((rule) => rule.reason === 'blocklisted');
-const weakText = new PhraseMatcher(WEAK_TEXT_RULES.map((rule) => rule.phrases));
+const weakText = new PhraseMatcher(WEAK_TEXT_RULES);
 
 /**
  * The classifier's version: a digest of its tables and of the category of each reason, so a record
@@ -44,7 +51,11 @@ export const CLASSIFIER_VERSION = `1.${createHash('sha256')
       TEXT_RULES,
       WEAK_TEXT_RULES,
       STATUS_RULES,
+      STATUS_SUBJECT_RULES,
       REPLY_CODE_RULES,
+      BLOCK_LIST_HOSTS,
+      [...BLOCK_LIST_LABELS],
+      ORANGE_CODES,
       SUB_TYPE_RULES,
       [...ECHO_SUB_TYPES],
       [...PERMANENT_LABELS],
@@ -72,6 +83,9 @@ function decided(reason: BounceReason, rule: string): BounceClassification {
 interface Status {
   /** `2`, `4` or `5`. */
   class: string;
+  /** Subject (RFC 3463): `7`. */
+  subject: string;
+  detail: number;
   /** Subject and detail, as STATUS_RULES is keyed: `7.1`. */
   key: string;
 }
@@ -79,14 +93,79 @@ interface Status {
 /** The enhanced status of the field, else the first one the text holds. */
 function statusOf(evidence: BounceEvidence, text: string): Status | null {
   const status = (evidence.status && WHOLE_STATUS.exec(evidence.status)) || STATUS_PATTERN.exec(text);
-  return status ? { class: status[1] as string, key: `${Number(status[2])}.${Number(status[3])}` } : null;
+  if (!status) return null;
+  const subject = String(Number(status[2]));
+  const detail = Number(status[3]);
+  return { class: status[1] as string, subject, detail, key: `${subject}.${detail}` };
 }
 
-/** The block-list operator a host name or URL of the text names (words that start with a dot), or null. */
-function blockListHost(textWords: readonly string[]): string | null {
-  for (const word of textWords) {
-    if (!word.startsWith('.')) continue;
-    for (const part of word.split(/[^a-z0-9]+/)) if (BLOCK_LIST_HOSTS.has(part)) return part;
+/** What the status says, by its subject and detail, else by its subject alone; null if nothing. */
+function byStatus(status: Status | null): BounceClassification | null {
+  if (status === null) return null;
+  const reason = lookup(STATUS_RULES, status.key);
+  if (reason) return decided(reason, `status:X.${status.key}`);
+  const bySubject = Object.hasOwn(STATUS_SUBJECT_RULES, status.subject)
+    ? STATUS_SUBJECT_RULES[status.subject]
+    : undefined;
+  return bySubject && status.detail > bySubject.registered
+    ? decided(bySubject.reason, `status:X.${status.subject}.${status.detail}`)
+    : null;
+}
+
+// Host names and URLs are cut into host names at these, and into labels at any other character.
+const NOT_IN_HOST = /[^a-z0-9.-]+/;
+const LABEL_BREAK = /[^a-z0-9]+/;
+// The label of each listed domain that comes before its top-level domain (`spamhaus` of
+// `zen.spamhaus.org`, `abuse` of `mail-abuse.com`): only a host with one of them is looked up in full.
+const BLOCK_LIST_KEYS: ReadonlySet<string> = new Set(
+  Object.keys(BLOCK_LIST_HOSTS).flatMap((domain) => (domain.split('.').at(-2) as string).split(LABEL_BREAK)),
+);
+
+/** The block-list operator a host name or URL names (a word that starts with a dot), or null. */
+function blockListHost(word: string): string | null {
+  const labels = word.split(LABEL_BREAK);
+  if (labels.some((label) => BLOCK_LIST_KEYS.has(label))) {
+    for (const host of word.split(NOT_IN_HOST)) {
+      const parts = host.split('.').filter((label) => label !== '');
+      // The listed domains have two or three labels: only the host's last few are looked up.
+      for (let count = 2; count <= Math.min(3, parts.length); count += 1) {
+        const domain = parts.slice(-count).join('.');
+        if (Object.hasOwn(BLOCK_LIST_HOSTS, domain)) return BLOCK_LIST_HOSTS[domain] as string;
+      }
+    }
+  }
+  return labels.find((label) => BLOCK_LIST_LABELS.has(label)) ?? null;
+}
+
+const ORANGE = new Map(Object.entries(ORANGE_CODES));
+const ORANGE_FIRST_LETTERS = new Set(ORANGE_CODE_PREFIXES.map((prefix) => prefix.charCodeAt(0)));
+const THREE_DIGITS = /^\d{3}$/;
+
+/** Orange's code at `at` (`ofr004` `104`), or undefined. */
+function orangeCode(textWords: readonly string[], at: number): string | undefined {
+  const word = textWords[at] as string;
+  const next = textWords[at + 1];
+  if (next === undefined || !THREE_DIGITS.test(next)) return undefined;
+  return ORANGE_CODE_PREFIXES.some((prefix) => word.startsWith(prefix)) ? next : undefined;
+}
+
+/**
+ * What the operators say in the words, in one pass: a block list's host name or URL
+ * (BLOCK_LIST_HOSTS), or Orange's documented code (ORANGE_CODES); null if neither. Other
+ * providers' codes are words of the text rules (text-rules/sender.ts).
+ */
+function operatorsVerdict(textWords: readonly string[]): BounceClassification | null {
+  for (let at = 0; at < textWords.length; at += 1) {
+    const word = textWords[at] as string;
+    const first = word.charCodeAt(0);
+    if (first === 46) {
+      const operator = blockListHost(word);
+      if (operator !== null) return decided('blocklisted', `host:${operator}`);
+    } else if (ORANGE_FIRST_LETTERS.has(first)) {
+      const orange = orangeCode(textWords, at);
+      const reason = orange === undefined ? undefined : ORANGE.get(orange);
+      if (reason) return decided(reason, `code:orange-${orange}`);
+    }
   }
   return null;
 }
@@ -133,13 +212,18 @@ export function classifyBounce(evidence: BounceEvidence): BounceClassification {
   const text = evidence.diagnostic ?? '';
   const textWords = text === '' ? [] : words(text);
   const strong = strongText.match(textWords);
-  const listHost = strong === null || strong.group > BLOCK_LIST_GROUP ? blockListHost(textWords) : null;
-  if (listHost !== null) return decided('blocklisted', `host:${listHost}`);
-  if (strong) return decided((TEXT_RULES[strong.group] as (typeof TEXT_RULES)[number]).reason, `text:${strong.phrase}`);
-
+  if (strong === null || strong.group > BLOCK_LIST_GROUP) {
+    const operators = operatorsVerdict(textWords);
+    if (operators) return operators;
+  }
   const status = statusOf(evidence, text);
-  const byStatus = lookup(STATUS_RULES, status?.key ?? null);
-  if (byStatus) return decided(byStatus, `status:X.${status?.key}`);
+  const statusSays = byStatus(status);
+  if (strong) {
+    const rule = TEXT_RULES[strong.group] as (typeof TEXT_RULES)[number];
+    if (statusSays && status && rule.statusFirst?.includes(status.subject)) return statusSays;
+    return decided(rule.reason, `text:${strong.phrase}`);
+  }
+  if (statusSays) return statusSays;
 
   const reply = replyCode(evidence, text);
   const weak = weakText.match(textWords);

@@ -64,3 +64,36 @@ export const PERMANENT_LABELS: ReadonlySet<string> = new Set([
   'hard_bounce',
   'bounce',
 ]);
+
+/**
+ * Orange's and La Poste's codes (`OFR_416`, `OFR004_104`, `LPN007_420`, `LPNAAA_101`): their last
+ * three digits, as Orange's postmaster documents them. Codes that only say "try again later"
+ * (105, 107, 108, 109, 201, 423, 424, 513) are absent: the rest of the evidence decides.
+ */
+export const ORANGE_CODES: Readonly<Record<string, BounceReason>> = {
+  '101': 'blocklisted',
+  '102': 'blocklisted',
+  '103': 'bad_reputation',
+  '104': 'rate_limited',
+  '305': 'relay_denied',
+  '401': 'authentication',
+  '402': 'relay_denied',
+  '403': 'sender_address',
+  '405': 'sender_address',
+  '415': 'sender_address',
+  '416': 'user_unknown',
+  '417': 'mailbox_full',
+  '420': 'mailbox_disabled',
+  '421': 'sender_address',
+  '426': 'mailbox_disabled',
+  '505': 'remote_error',
+  '506': 'spam_content',
+  '510': 'bad_reputation',
+  '514': 'message_too_large',
+  '517': 'authentication',
+  '630': 'policy',
+  '999': 'blocklisted',
+};
+
+/** The prefixes of Orange's and La Poste's codes, as words: `ofr`, `ofr004`, `lpn007`, `lpnaaa`, `ouk`. */
+export const ORANGE_CODE_PREFIXES: readonly string[] = ['ofr', 'lpn', 'ouk'];

@@ -1,5 +1,7 @@
 import type { BounceReason } from '../domain/bounce-categories.js';
 
+const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, index) => from + index);
+
 /**
  * What an enhanced status code (RFC 3463, with the codes RFC 7372, 7505 and 8689 added) says by its
  * subject and detail, whatever its class: `4.2.2` and `5.2.2` are both a full mailbox. Codes that
@@ -79,6 +81,27 @@ export const STATUS_RULES: Readonly<Record<string, BounceReason>> = {
   '7.28': 'rate_limited',
   '7.29': 'authentication',
   '7.30': 'tls_required',
+  // Exchange Online's own details (Microsoft's "Email non-delivery reports and SMTP errors in
+  // Exchange Online"): 5.7.606 to 5.7.649, "Access denied, banned sending IP"; 5.7.700 to 5.7.749,
+  // "Access denied, tenant has exceeded threshold"; 5.7.750, unregistered domains.
+  ...Object.fromEntries(range(606, 649).map((detail) => [`7.${detail}`, 'blocklisted'] as const)),
+  ...Object.fromEntries(range(700, 749).map((detail) => [`7.${detail}`, 'rate_limited'] as const)),
+  '7.750': 'policy',
+};
+
+/**
+ * What a status says by its subject alone, for a detail beyond those the IANA registry of enhanced
+ * status codes holds (`registered`: the highest), which is a provider's own, such as Exchange
+ * Online's `5.7.5xx`: every detail of the mail system (3), the network (4) and the protocol (5)
+ * is a failure of the road; of the content (6), the message; of security or policy (7), a refusal
+ * of the sender. A registered detail that says nothing alone (`X.4.1`) is left to the next evidence.
+ */
+export const STATUS_SUBJECT_RULES: Readonly<Record<string, { reason: BounceReason; registered: number }>> = {
+  '3': { reason: 'remote_error', registered: 6 },
+  '4': { reason: 'network_error', registered: 7 },
+  '5': { reason: 'remote_error', registered: 6 },
+  '6': { reason: 'content_rejected', registered: 10 },
+  '7': { reason: 'policy', registered: 30 },
 };
 
 /**

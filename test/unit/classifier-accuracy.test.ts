@@ -10,6 +10,7 @@ import {
   thresholdCrossesByThird,
   withoutLabel,
 } from '../../bench/classify/corpus.js';
+import { sourceSplit } from '../../bench/classify/corpus-split.js';
 
 const rows = readCorpus();
 const corpus = score(corpusItems(rows), classifierDecider);
@@ -47,6 +48,40 @@ describe('the classifier on the labelled corpus of real bounces', () => {
 
   it('when sender-side bounces are decided, then at least 95% are sender_blocked', () => {
     expect(share(corpus.senderBlocked, corpus.senderSide)).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe('the part of the corpus held out by source while the rules were written', () => {
+  const items = corpusItems(rows);
+  const part = (split: 'development' | 'held_out') => items.filter((item) => item.split === split);
+  const heldOut = score(part('held_out'), classifierDecider);
+  const unlabelled = score(
+    part('held_out').map((item) => ({ ...item, evidence: withoutLabel(item.evidence) })),
+    classifierDecider,
+  );
+
+  it('when the corpus is split, then about a fifth is held out, from ten sources or more, with dead and sender-side rows in it', () => {
+    expect(heldOut.rows / rows.length).toBeGreaterThan(0.15);
+    expect(heldOut.rows / rows.length).toBeLessThan(0.3);
+    const heldOutSources = new Set(rows.filter((row) => sourceSplit(row.mta) === 'held_out').map((row) => row.mta));
+    expect(heldOutSources.size).toBeGreaterThanOrEqual(10);
+    expect(heldOut.dead).toBeGreaterThan(25);
+    expect(heldOut.senderSide).toBeGreaterThan(25);
+  });
+
+  it('when the held-out bounces are decided, with labels or without, then at most 2 % of those that are not dead addresses are suppressed at once', () => {
+    expect(share(heldOut.wrongfulSuppressions, heldOut.notDead)).toBeLessThanOrEqual(0.02);
+    expect(share(unlabelled.wrongfulSuppressions, unlabelled.notDead)).toBeLessThanOrEqual(0.02);
+  });
+
+  // Issue 39's bar is 90 % at once; the corpus's own is 97 %, which the held-out part holds within 2 points.
+  it('when held-out dead addresses are decided, then at least 95 % are suppressed at once and all but 2 % by their third bounce', () => {
+    expect(share(heldOut.dead - heldOut.misses, heldOut.dead)).toBeGreaterThanOrEqual(0.95);
+    expect(share(heldOut.deadByThird, heldOut.dead)).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('when held-out sender-side bounces are decided, then at least 95 % are sender_blocked', () => {
+    expect(share(heldOut.senderBlocked, heldOut.senderSide)).toBeGreaterThanOrEqual(0.95);
   });
 });
 

@@ -1,3 +1,4 @@
+import { inEveryLanguage } from './languages/index.js';
 import type { TextRule } from './text-rule.js';
 
 /**
@@ -36,6 +37,7 @@ export const ECHO_RULES: readonly TextRule[] = [
       'on leave',
       'on holiday',
       'limited access to email',
+      ...inEveryLanguage('outOfOffice').phrases,
     ],
   },
   {
@@ -63,6 +65,7 @@ export const ECHO_RULES: readonly TextRule[] = [
       'sender is blocked by',
       'mailbox ... blocked',
       'account ... blocked',
+      ...inEveryLanguage('recipientFilter').phrases,
     ],
   },
   {

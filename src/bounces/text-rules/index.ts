@@ -10,26 +10,58 @@ export type { TextRule } from './text-rule.js';
 export { WEAK_TEXT_RULES } from './weak.js';
 
 /**
- * Operators of DNS block lists and reputation services: a host name or URL of theirs in a
- * diagnostic (`zen.spamhaus.org`, `https://www.spamhaus.org/query/ip/...`) is a block list's
- * verdict on the sender, as strong as the words "blocked using".
+ * Operators of DNS block lists and reputation services, by the domain of their lists, lookups and
+ * removal pages: a host name or URL of theirs in a diagnostic (`zen.spamhaus.org`,
+ * `https://www.spamhaus.org/query/ip/...`, Microsoft's `https://sender.office.com`) is a block
+ * list's verdict on the sender, as strong as the words "blocked using". Domain → operator.
  */
-export const BLOCK_LIST_HOSTS: ReadonlySet<string> = new Set([
-  'spamhaus',
-  'spamcop',
-  'sorbs',
-  'barracudacentral',
-  'uceprotect',
-  'abuseat',
-  'surbl',
-  'uribl',
-  'spamrats',
-  'mailspike',
-  'psbl',
+export const BLOCK_LIST_HOSTS: Readonly<Record<string, string>> = {
+  'spamhaus.org': 'spamhaus',
+  'spamhaus.net': 'spamhaus',
+  'spamcop.net': 'spamcop',
+  'sorbs.net': 'sorbs',
+  'barracudacentral.org': 'barracudacentral',
+  'uceprotect.net': 'uceprotect',
+  'abuseat.org': 'abuseat',
+  'surbl.org': 'surbl',
+  'uribl.com': 'uribl',
+  'spamrats.com': 'spamrats',
+  'mailspike.net': 'mailspike',
+  'mailspike.org': 'mailspike',
+  'psbl.org': 'psbl',
+  'psbl.surriel.com': 'psbl',
+  'senderscore.org': 'senderscore',
+  'senderbase.org': 'senderbase',
+  'talosintelligence.com': 'talos',
+  'invaluement.com': 'invaluement',
+  'abusix.com': 'abusix',
+  'abusix.zone': 'abusix',
+  'abusix.org': 'abusix',
+  'cloudmark.com': 'cloudmark',
+  'ipcheck.proofpoint.com': 'proofpoint',
+  'sender.office.com': 'microsoft',
+  'ers.trendmicro.com': 'trendmicro',
+  'mail-abuse.com': 'trendmicro',
+  'trustedsource.org': 'mcafee',
+  'backscatterer.org': 'backscatterer',
+  'manitu.net': 'nixspam',
+  'spfbl.net': 'spfbl',
+  'junkemailfilter.com': 'hostkarma',
+  'dronebl.org': 'dronebl',
+  'lashback.com': 'lashback',
+  'blocklist.de': 'blocklist.de',
+  'spameatingmonkey.net': 'spameatingmonkey',
+  'gbudb.net': 'gbudb',
+};
+
+/** Labels that name a DNS block list whoever runs it: `dnsbl.example.net`, `rbl.example.org`. */
+export const BLOCK_LIST_LABELS: ReadonlySet<string> = new Set([
   'dnsbl',
-  'senderscore',
-  'senderbase',
-  'invaluement',
+  'rbl',
+  'dnsrbl',
+  'rbldns',
+  'blacklist',
+  'blocklist',
 ]);
 
 /**

@@ -1,4 +1,7 @@
+import { inEveryLanguage } from './languages/index.js';
 import type { TextRule } from './text-rule.js';
+
+const fullMailbox = inEveryLanguage('fullMailbox');
 
 /**
  * What the mailbox or the server will not take: a full mailbox, a message too large, its content,
@@ -12,7 +15,6 @@ export const LIMIT_AND_POLICY_RULES: readonly TextRule[] = [
       'mailbox exceeds',
       'mailfolder is full',
       'folder is full',
-      'disk space',
       'mailbox full',
       'mailbox is full',
       'mailbox ... full',
@@ -29,16 +31,33 @@ export const LIMIT_AND_POLICY_RULES: readonly TextRule[] = [
       'mailbox limit',
       'storage limit',
       'storage allocation',
+      'full mailbox',
+      'mailbox has exceeded',
+      'user is over',
+      ...fullMailbox.phrases,
+    ],
+    families: fullMailbox.families,
+  },
+  {
+    // Storage that names no mailbox: the mailbox's, or the server's own disk. A status of the mail
+    // system (X.3.*, "mail system full") or of the network (X.4.*, "congestion") says it is the
+    // server's, and decides.
+    reason: 'mailbox_full',
+    phrases: [
+      'disk space',
       'insufficient storage',
       'out of storage',
       'not enough storage',
       'storage space',
       'storage full',
       'disk full',
-      'full mailbox',
-      'mailbox has exceeded',
-      'user is over',
+      '容量不足',
+      'ディスク容量',
+      '空き容量',
+      '空间不足',
+      '空間不足',
     ],
+    statusFirst: ['3', '4'],
   },
   {
     reason: 'message_too_large',
@@ -106,6 +125,7 @@ export const LIMIT_AND_POLICY_RULES: readonly TextRule[] = [
       'poor reputation',
       'low reputation',
       'not trusted',
+      'not accepting connections',
       'untrusted',
       'dynamic ip',
       'dynamic address',
@@ -136,7 +156,13 @@ export const LIMIT_AND_POLICY_RULES: readonly TextRule[] = [
     phrases: [
       'access denied',
       'protocol violation',
-      'not a member',
+      // A list refusing a poster; a recipient "not a member" of a domain is an unknown user (recipient.ts).
+      'you are not a member',
+      'sender is not a member',
+      'not a member of ... list',
+      'not a member of ... group',
+      'non member',
+      'members only',
       'permission to post',
       'not have permission',
       'no permission',

@@ -1,9 +1,11 @@
+import { inEveryLanguage } from './languages/index.js';
 import type { TextRule } from './text-rule.js';
 
-/**
- * The address or its domain does not exist, has moved or is disabled; the recipient filters the
- * mail; a refusal after DATA, which is about the message.
- */
+const unknownUser = inEveryLanguage('unknownUser');
+const unknownDomain = inEveryLanguage('unknownDomain');
+const disabledMailbox = inEveryLanguage('disabledMailbox');
+
+/** The address or its domain does not exist, has moved or is disabled; the recipient filters the mail. */
 export const RECIPIENT_RULES: readonly TextRule[] = [
   {
     reason: 'address_moved',
@@ -66,7 +68,9 @@ export const RECIPIENT_RULES: readonly TextRule[] = [
       'domain has no',
       'no mail server',
       'nullmx',
+      ...unknownDomain.phrases,
     ],
+    families: unknownDomain.families,
   },
   {
     reason: 'bad_address_syntax',
@@ -87,48 +91,19 @@ export const RECIPIENT_RULES: readonly TextRule[] = [
     reason: 'user_unknown',
     phrases: [
       'invalid ... userid',
-      'unknown userid',
       'no valid recipients',
       'address is correct',
       'no longer in use',
-      'user unknown',
-      'unknown user',
-      'unknown recipient',
-      'recipient unknown',
-      'unknown address',
-      'address unknown',
-      'addressee unknown',
-      'unknown local part',
-      'unknown mailbox',
-      'mailbox unknown',
       'unknown or illegal',
       'unknown in',
-      'no such user',
-      'no such mailbox',
-      'no such recipient',
-      'no such account',
-      'no such address',
       'no such person',
       'no mailbox',
-      'not a valid mailbox',
-      'invalid mailbox',
-      'invalid recipient',
-      'invalid user',
-      'invalid account',
-      'mailbox not found',
-      'mailbox does not exist',
-      'mailbox doesnt exist',
-      'recipient not found',
-      'user not found',
-      'address not found',
-      'account not found',
       'does not exist',
       'doesnt exist',
       'not exist',
       'no longer exists',
       'nonexistent',
       'non existent',
-      'not a known user',
       'not known',
       'unrouteable address',
       'unroutable address',
@@ -140,10 +115,10 @@ export const RECIPIENT_RULES: readonly TextRule[] = [
       'doesnt have ... account',
       'does not have ... account',
       'undeliverable address',
-      'invalid address',
-      'address invalid',
       'rejected recipient',
+      ...unknownUser.phrases,
     ],
+    families: unknownUser.families,
   },
   {
     reason: 'mailbox_disabled',
@@ -173,14 +148,12 @@ export const RECIPIENT_RULES: readonly TextRule[] = [
       'expired account',
       'not accepting mail',
       'mailbox busy',
+      ...disabledMailbox.phrases,
     ],
+    families: disabledMailbox.families,
   },
   {
     reason: 'recipient_filter',
     phrases: ['filter*', 'recipients rules', 'not on ... whitelist', 'not in ... allowed', 'allowed senders'],
-  },
-  {
-    reason: 'content_rejected',
-    phrases: ['in reply to data', 'in reply to end of data', 'after end of data', 'after data', 'after the data'],
   },
 ];

@@ -1,3 +1,4 @@
+import { inEveryLanguage } from './languages/index.js';
 import type { TextRule } from './text-rule.js';
 
 /** The road failed: the message expired in the queue, DNS, the network, the remote end. */
@@ -65,6 +66,9 @@ export const ROAD_RULES: readonly TextRule[] = [
       'timeout',
       'time out',
       'no route to host',
+      'no gateway',
+      'could not find a gateway',
+      'cannot find a gateway',
       'unreachable',
       'unable to connect',
       'could not connect',
@@ -73,6 +77,7 @@ export const ROAD_RULES: readonly TextRule[] = [
       'connect to',
       'conversation with',
       'host is down',
+      ...inEveryLanguage('noConnection').phrases,
     ],
   },
   {

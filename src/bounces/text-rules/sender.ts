@@ -1,3 +1,4 @@
+import { inEveryLanguage } from './languages/index.js';
 import type { TextRule } from './text-rule.js';
 
 /**
@@ -33,6 +34,7 @@ export const SENDER_RULES: readonly TextRule[] = [
       'unknown sender',
       'sender unknown',
       'sender denied',
+      ...inEveryLanguage('senderAddress').phrases,
     ],
   },
   {
@@ -69,7 +71,21 @@ export const SENDER_RULES: readonly TextRule[] = [
       'blocked ... ip',
       'ip address ... block*',
       'banned ip',
+      // Outlook.com's codes: "part of their network is on our block list (S3150)"; Yahoo's: "[BL21]
+      // Connections will not be accepted from 192.0.2.1, because the ip is in Spamhaus's list".
+      's3140',
+      's3150',
+      'bl21',
+      'bl23',
+      ...inEveryLanguage('blockList').phrases,
     ],
+  },
+  {
+    // Yahoo's deferrals for the sending IP's or domain's reputation, as its postmaster pages list
+    // them: temporary ("[TSS04] ... temporarily deferred due to unexpected volume or user
+    // complaints") or not ("[TSS09] All messages from 192.0.2.1 will be permanently deferred").
+    reason: 'bad_reputation',
+    phrases: ['tss04', 'tss09', 'tss11', 'ts01', 'ts02', 'ts03'],
   },
   {
     reason: 'authentication',
@@ -177,6 +193,7 @@ export const SENDER_RULES: readonly TextRule[] = [
       'spam score',
       'scam',
       'fraud*',
+      ...inEveryLanguage('spam').phrases,
     ],
   },
 ];

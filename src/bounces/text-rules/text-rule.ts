@@ -1,4 +1,5 @@
 import type { BounceReason } from '../../domain/bounce-categories.js';
+import type { PhraseFamily } from '../phrase-matcher.js';
 
 /**
  * What the words of a diagnostic mean, as phrases (see ../phrase-matcher.ts for their syntax). The
@@ -9,4 +10,11 @@ import type { BounceReason } from '../../domain/bounce-categories.js';
 export interface TextRule {
   reason: BounceReason;
   phrases: readonly string[];
+  /** Meanings written once for all their wordings, in every language read (languages/). */
+  families?: readonly PhraseFamily[];
+  /**
+   * The subjects (RFC 3463: `3` mail system, `4` network) of an enhanced status that says more
+   * than these words: with such a status, the status decides.
+   */
+  statusFirst?: readonly string[];
 }
