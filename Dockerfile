@@ -15,7 +15,7 @@ COPY patches ./patches
 RUN --mount=type=secret,id=npmrc,target=/root/.npmrc \
     --mount=type=secret,id=npm_ca,target=/run/secrets/npm_ca \
     npm ci --no-audit --no-fund --cafile=/run/secrets/npm_ca
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json tsconfig.cjs.json ./
 COPY src ./src
 COPY api ./api
 COPY workers ./workers

@@ -7,8 +7,14 @@ import type { Results } from './results.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The tag the image is built and run under; kept after the run, so a second run builds from cache. */
+/** The tag test:image builds and runs; kept after the run, so a second run builds from cache. */
 export const IMAGE = 'localhost/suppression-list-service:test';
+
+/**
+ * The tag `npm run images:local` builds: the name SuppressionListContainer runs by default
+ * (`suppression-list-service:latest`, which podman finds under `localhost/`).
+ */
+export const LOCAL_IMAGE = 'localhost/suppression-list-service:latest';
 
 /** The machine's npm settings the build needs: registry, proxies and CA bundle, never a credential. */
 async function npmBuildSecrets(dir: string): Promise<{ args: string[]; described: string }> {
@@ -33,17 +39,18 @@ async function npmBuildSecrets(dir: string): Promise<{ args: string[]; described
 }
 
 /**
- * Builds the Dockerfile's image on `baseImage`, with the npm settings as build secrets written to
- * `work`, and checks its configuration. False when the build failed (its output is in `logFile`).
+ * Builds the Dockerfile's image on `baseImage` as `tag`, with the npm settings as build secrets
+ * written to `work`, and checks its configuration. False when the build failed (its output is in
+ * `logFile`).
  */
 export async function buildImage(
   p: Podman,
   results: Results,
-  { baseImage, work, logFile }: { baseImage: string; work: string; logFile: string },
+  { baseImage, work, logFile, tag }: { baseImage: string; work: string; logFile: string; tag: string },
 ): Promise<boolean> {
   const secrets = await npmBuildSecrets(work);
   const imageId = async (): Promise<string> =>
-    (await podman(p, ['image', 'inspect', '--format', '{{.Id}}', IMAGE])).stdout.trim();
+    (await podman(p, ['image', 'inspect', '--format', '{{.Id}}', tag])).stdout.trim();
   const previousImage = await imageId();
   const buildStarted = Date.now();
   const build = await podman(
@@ -59,7 +66,7 @@ export async function buildImage(
       '--build-arg',
       `NODE_IMAGE=${baseImage}`,
       '--tag',
-      IMAGE,
+      tag,
       '--file',
       join(ROOT, 'Dockerfile'),
       ROOT,
@@ -68,7 +75,7 @@ export async function buildImage(
   );
   if (
     !results.check(
-      `the image builds: npm ci, npm run build (tsc and the console's vite build), npm prune (${secrets.described}; ${((Date.now() - buildStarted) / 1000).toFixed(0)} s)`,
+      `${tag} builds: npm ci, npm run build (tsc and the console's vite build), npm prune (${secrets.described}; ${((Date.now() - buildStarted) / 1000).toFixed(0)} s)`,
       build.code === 0 ? undefined : `exit ${build.code}: ${lastLine(build.stderr)} (log: ${logFile})`,
     )
   ) {
@@ -80,14 +87,14 @@ export async function buildImage(
   if (previousImage !== '' && previousImage !== (await imageId())) {
     await podman(p, ['rmi', previousImage]);
   }
-  await checkImageConfiguration(p, results);
+  await checkImageConfiguration(p, results, tag);
   return true;
 }
 
 /** A non-root USER, STOPSIGNAL SIGTERM and a HEALTHCHECK on /health. */
-async function checkImageConfiguration(p: Podman, results: Results): Promise<void> {
+async function checkImageConfiguration(p: Podman, results: Results, tag: string): Promise<void> {
   // Docker's format keeps the healthcheck beside the configuration, not in it.
-  const config = await podman(p, ['image', 'inspect', '--format', '{{json .Config}}\n{{json .HealthCheck}}', IMAGE]);
+  const config = await podman(p, ['image', 'inspect', '--format', '{{json .Config}}\n{{json .HealthCheck}}', tag]);
   const [configJson, healthJson] = config.stdout.split('\n');
   const imageConfig = JSON.parse(configJson || '{}') as { User?: string; StopSignal?: string };
   const healthcheck = JSON.parse(healthJson || 'null') as { Test?: string[] } | null;

@@ -13,14 +13,14 @@
  * the image is kept (as localhost/suppression-list-service:test), so a second run builds from cache.
  *
  * Without Docker Hub, the base image is a local stand-in for node:20-bookworm-slim built once from
- * the machine's Debian mirror and its own Node.js (`base-image.ts`; needs root and debootstrap);
- * NODE_IMAGE=<image> uses that image instead. The build gets the machine's npm registry, proxy and
+ * the machine's Debian mirror and its own Node.js (`service-base.ts`, on the Debian base of
+ * `debian-base.ts`; needs root and debootstrap); NODE_IMAGE=<image> uses that image instead. The build gets the machine's npm registry, proxy and
  * CA bundle as build secrets. DATABASE_URL and REDIS_URL name the servers (default: 127.0.0.1).
  *
  * A program rather than a vitest file: it needs podman, root and minutes, so `npm test` leaves it out.
  *
  * This file runs the steps in order; each lives beside it: `podman.ts` (how podman runs here),
- * `base-image.ts`, `image-build.ts` (the build and the image's configuration), `stores.ts` (the
+ * `service-base.ts` (with `debian-base.ts` and `stand-ins.ts`), `image-build.ts` (the build and the image's configuration), `stores.ts` (the
  * run's database and Redis prefix), `scenarios.ts` (the image in each role, with `containers.ts`
  * to look inside one), `results.ts` (the lines and the tally) and `interruption.ts` (stopping on a
  * signal without leaving anything behind).
@@ -31,29 +31,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CleanupStack } from '../../bench/common/cleanup.js';
-import { ensureStandInImage, STAND_IN_IMAGE } from './base-image.js';
-import { buildImage } from './image-build.js';
+import { buildImage, IMAGE } from './image-build.js';
 import { interruption, stopAtNextStepOnSignals, stopIfInterrupted } from './interruption.js';
-import { findPodmanOptions, run } from './podman.js';
+import { run } from './podman.js';
 import { Results } from './results.js';
 import { runScenarios } from './scenarios.js';
+import { prepareServiceBase } from './service-base.js';
 import { runStores, storesAnswer } from './stores.js';
-
-/** The base image given in NODE_IMAGE, else the local stand-in; undefined when neither can be had. */
-async function baseImageOf(results: Results, logFile: string): Promise<string | undefined> {
-  const given = process.env.NODE_IMAGE;
-  if (given !== undefined && given !== '') {
-    results.ok(`base image: ${given} (NODE_IMAGE)`);
-    return given;
-  }
-  try {
-    results.ok(`base image: ${await ensureStandInImage([], logFile)}`);
-    return STAND_IN_IMAGE;
-  } catch (error) {
-    results.fail('base image', `${error instanceof Error ? error.message : String(error)} (log: ${logFile})`);
-    return undefined;
-  }
-}
 
 async function main(): Promise<number> {
   const results = new Results();
@@ -70,17 +54,10 @@ async function main(): Promise<number> {
       return 1;
     if (!results.check('PostgreSQL and Redis answer', await storesAnswer())) return 1;
 
-    const baseImage = await baseImageOf(results, logFile);
-    if (baseImage === undefined) return 1;
-    const found = await findPodmanOptions(baseImage);
-    if ('failures' in found) {
-      results.fail('podman runs containers here', `every way tried failed:\n  ${found.failures.join('\n  ')}`);
-      return 1;
-    }
-    const p = found;
-    results.ok(`podman runs containers here (${p.described})`);
-
-    if (!(await buildImage(p, results, { baseImage, work, logFile }))) return 1;
+    const base = await prepareServiceBase(results, logFile);
+    if (base === undefined) return 1;
+    const { p, baseImage } = base;
+    if (!(await buildImage(p, results, { baseImage, work, logFile, tag: IMAGE }))) return 1;
 
     stopIfInterrupted();
     const stores = await runStores(runId, cleanup);

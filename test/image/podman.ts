@@ -68,15 +68,21 @@ export async function podman(p: Podman, args: readonly string[], options: Parame
 }
 
 /** This process's hard limit of one resource, from /proc/self/limits. */
-async function hardLimit(name: string): Promise<number | undefined> {
+export async function hardLimit(name: string): Promise<number | undefined> {
   const text = await readFile('/proc/self/limits', 'utf8').catch(() => '');
   const line = text.split('\n').find((entry) => entry.startsWith(name));
   const value = line?.slice(name.length).trim().split(/\s+/)[1];
   return value === undefined || value === 'unlimited' ? undefined : Number(value);
 }
 
-/** Finds options with which podman runs `image` here: its defaults first, then what sandboxes need. */
-export async function findPodmanOptions(image: string): Promise<Podman | { failures: string[] }> {
+/**
+ * Finds options with which podman runs `command` in `image` here: its defaults first, then what
+ * sandboxes need.
+ */
+export async function findPodmanOptions(
+  image: string,
+  command: readonly string[] = ['true'],
+): Promise<Podman | { failures: string[] }> {
   const files = (await hardLimit('Max open files')) ?? 65536;
   // The service runs a few dozen threads; podman's own default asks for more than a sandbox allows.
   const processes = Math.min((await hardLimit('Max processes')) ?? 4096, 4096);
@@ -93,11 +99,9 @@ export async function findPodmanOptions(image: string): Promise<Podman | { failu
   ];
   const failures: string[] = [];
   for (const attempt of attempts) {
-    const result = await podman(
-      attempt,
-      ['run', '--rm', '--network=host', ...attempt.limits, image, 'node', '-e', 'process.exit(0)'],
-      { timeoutMs: 60_000 },
-    );
+    const result = await podman(attempt, ['run', '--rm', '--network=host', ...attempt.limits, image, ...command], {
+      timeoutMs: 60_000,
+    });
     if (result.code === 0) return attempt;
     failures.push(`${attempt.described}: ${lastLine(result.stderr)}`);
   }
