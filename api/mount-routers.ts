@@ -8,6 +8,7 @@ import type { PublishEvents } from '../src/events/posted-events.js';
 import type { Logger } from '../src/logger.js';
 import type { MailProducer } from '../src/mail/messages/mail-producer.js';
 import type { Metrics } from '../src/metrics.js';
+import type { CheckFilter } from '../src/check-filter/filter-options.js';
 import { createSuppressionLookups } from '../src/suppressions/suppression-lookups.js';
 import type { DueDelivery } from '../src/webhooks/delivery.js';
 import { allowlistFeature } from './allowlist/feature.js';
@@ -61,6 +62,8 @@ export interface RoutersDeps {
   mail?: Pick<MailProducer, 'queue'> | undefined;
   /** Queues replayed deliveries at once; without it (or when it fails) the worker's sweeper queues them within a minute and a half. */
   queueDeliveries?: ((due: readonly DueDelivery[]) => Promise<void>) | undefined;
+  /** The membership filter in front of the checks and lookups by address; without it, they ask the database. */
+  checkFilter?: CheckFilter | undefined;
 }
 
 /** A feature with the dependencies it is served with, to be mounted behind one door or another. */
@@ -87,7 +90,7 @@ function served<Deps>(feature: Feature<Deps>, deps: Deps): Served {
 export function mountRouters(app: Express, config: RoutersConfig, deps: RoutersDeps): void {
   const { db, logger, reads, metrics } = deps;
   const { failureLimit, rateLimited, idempotent } = deps.guards;
-  const lookups = createSuppressionLookups(db, reads);
+  const lookups = createSuppressionLookups(db, reads, deps.checkFilter);
   const suppressions = served(suppressionsFeature, { db, logger, reads, metrics, imports: deps.imports, lookups });
   const webhooks = served(webhooksFeature, {
     db,

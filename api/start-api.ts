@@ -3,6 +3,8 @@ import { Queue } from 'bullmq';
 import { createBatchProducer } from '../src/batches/batch-producer.js';
 import { createReclassificationQueue } from '../src/bounces/reclassification-queue.js';
 import { hasUsableApiKey } from '../src/accounts/api-key-repository.js';
+import { startCheckFilter } from '../src/check-filter/check-filter.js';
+import { filterCounters } from '../src/check-filter/filter-counters.js';
 import { createEventProducer } from '../src/events/event-producer.js';
 import { createMailProducer } from '../src/mail/messages/mail-producer.js';
 import { BATCHES_QUEUE, EVENTS_QUEUE, MAIL_QUEUE, MAINTENANCE_QUEUE } from '../src/queues.js';
@@ -44,6 +46,19 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
   // Uploaded mail messages too: a message handed in while Redis is down answers 503, and is sent again.
   const mail = createMailProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
   metrics.collectProcessMetrics();
+  // Built in the background from the table: until it is, checks ask the database, and /ready does not wait.
+  const checkFilter =
+    config.CHECK_FILTER === 'on'
+      ? startCheckFilter({
+          url: config.DATABASE_URL,
+          applicationName: 'suppression-list-api',
+          statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+          db,
+          logger,
+          counters: filterCounters(metrics),
+        })
+      : undefined;
+  if (checkFilter) metrics.trackCheckFilter(checkFilter);
   // An app given no CONSOLE_DIR serves no console (the tests' apps); the API process serves, when it
   // is unset, the build next to its own compiled modules, which only it can locate.
   const appConfig = { ...config, CONSOLE_DIR: config.CONSOLE_DIR ?? builtConsoleDir() };
@@ -60,6 +75,7 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
     imports: batches,
     reclassifications,
     mail,
+    checkFilter,
     stopping: () => stopping,
   });
   const listening = await listen(app, config.HOST, config.PORT);
@@ -79,6 +95,7 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
         await batches.close().catch(() => undefined);
         await reclassifications.close().catch(() => undefined);
         await mail.close().catch(() => undefined);
+        await checkFilter?.close();
         await redis.quit().catch(() => redis.disconnect());
       }
     },

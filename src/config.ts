@@ -213,6 +213,8 @@ const configSchema = z.object({
     )
     .transform((kinds) => [...new Set(kinds)])
     .default([...WORKER_KINDS]),
+  /** `off`: the check and the lookups by address ask the database about every address, with no filter in front. */
+  CHECK_FILTER: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   /** Webhook deliveries in flight per worker process. */
   WEBHOOK_DELIVERY_CONCURRENCY: positiveInt.default(50),
   /** How long a console session lasts from its sign-in, in hours (up to 30 days). */

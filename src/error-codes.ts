@@ -58,7 +58,7 @@ export const ERROR_CODES = {
   },
   not_found: {
     status: 404,
-    when: 'An unknown suppression, import, webhook or webhook event (one of another account is unknown too), an unknown or removed feed, or an unknown route.',
+    when: 'An unknown suppression, import, webhook or webhook event (one of another account is unknown too), an unknown or removed feed, or an unknown route. An address without `scope` whose entries are all of named scopes is not found either: the message names those scopes.',
     message: 'Suppression not found.',
   },
   method_not_allowed: {
@@ -80,14 +80,23 @@ export const ERROR_CODES = {
   },
   complaint_protected: {
     status: 409,
-    when: 'A removal (one entry, or a batch) that reaches an entry a complaint put on the list, without `force: true` and a `reason`. Nothing of the request is removed; the message names the entries.',
-    message: ({ entries }: { entries: readonly { id: string; email: string }[] }) => {
+    when: 'A removal (one entry, or a batch) that reaches an entry a complaint put on the list, without `force` and a `reason` (a DELETE’s query parameters `force=true&reason=…`, a batch’s body fields `force: true` and `reason`). Nothing of the request is removed; the message names the entries and says how to force.',
+    message: ({ entries, via }: { entries: readonly { id: string; email: string }[]; via: 'query' | 'body' }) => {
       const shown = entries.slice(0, 5).map((entry) => `${entry.email} (${entry.id})`);
       const more = entries.length > shown.length ? ` and ${entries.length - shown.length} more` : '';
       const subject = entries.length === 1 ? 'This entry was' : `${entries.length} entries were`;
-      return `${subject} added because the recipient complained, and nothing was removed: ${shown.join(', ')}${more}. To remove ${entries.length === 1 ? 'it' : 'them'}, send \`force: true\` with a \`reason\`.`;
+      const them = entries.length === 1 ? 'it' : 'them';
+      // A DELETE has no body: its caller must be told the query parameters, a batch's the body's fields.
+      const how =
+        via === 'query'
+          ? 'repeat the DELETE with the query parameters `force=true` and `reason` (`?force=true&reason=...`)'
+          : 'send `force: true` with a `reason` in the body';
+      return `${subject} added because the recipient complained, and nothing was removed: ${shown.join(', ')}${more}. To remove ${them}, ${how}.`;
     },
-    example: { entries: [{ id: '019cebab-8995-77f7-9262-77a618303564', email: 'complained@example.com' }] },
+    example: {
+      entries: [{ id: '019cebab-8995-77f7-9262-77a618303564', email: 'complained@example.com' }],
+      via: 'query' as const,
+    },
   },
   allowlisted: {
     status: 409,
@@ -107,7 +116,7 @@ export const ERROR_CODES = {
   },
   payload_too_large: {
     status: 413,
-    when: 'A body over the limit: 1 MB, 10 MB for a mail message, or 100 MB decoded for an import’s list (a declared length over it is refused before anything is read).',
+    when: 'A body over the limit: 1 MB, 16 MB for `POST /bounces/classify` (what its 1,000 longest bounces take), 10 MB for a mail message, or 100 MB decoded for an import’s list (a declared length over it is refused before anything is read).',
     message: ({ limit }: { limit: string }) => `The request body is larger than the limit of ${limit}.`,
     example: { limit: '1mb' },
   },

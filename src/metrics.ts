@@ -10,6 +10,7 @@ import {
   type ReadinessChecks,
 } from './scrape-gauges.js';
 import type { ReadReplicas } from './db/read-replicas.js';
+import { filterGauges, type FilterReadings } from './filter-gauges.js';
 
 /**
  * The service's Prometheus metrics, on a registry of their own (one per app or process, so tests
@@ -46,6 +47,15 @@ export interface Metrics {
   readonly batchEntries: Counter<'outcome'>;
   /** `suppression_check_addresses_total{result}`: addresses the check answered for, suppressed or sendable. */
   readonly checkAddresses: Counter<'result'>;
+  /** `suppression_filter_fallbacks_total{reason}`: checks and lookups that asked the database about every address, and why. */
+  readonly filterFallbacks: Counter<'reason'>;
+  /** `suppression_filter_answers_total{answer}`: addresses the filter answered, `absent`, or "maybe" and then `confirmed` or `unconfirmed`. */
+  readonly filterAnswers: Counter<'answer'>;
+  /** `suppression_filter_builds_total{reason}` and `suppression_filter_changes_applied_total`. */
+  readonly filterBuilds: Counter<'reason'>;
+  readonly filterChangesApplied: Counter;
+  /** Reports the check filter's state in `suppression_filter_*` gauges, read at each scrape. */
+  trackCheckFilter(filter: FilterReadings): void;
   /** `posted_events_total{type}`: events queued through `POST /events`, by type. */
   readonly postedEvents: Counter<'type'>;
   /** `rate_limit_rejections_total`: requests answered 429. */
@@ -93,6 +103,7 @@ export function createMetrics(): Metrics {
   let backlogTracked = false;
   let trackedReplicas: ReadReplicas | undefined;
   let readinessChecks: ReadinessChecks | undefined;
+  let filterTracked = false;
 
   poolGauges(registry, pools);
   queueGauges(registry, queues);
@@ -175,6 +186,34 @@ export function createMetrics(): Metrics {
       labelNames: ['result'] as const,
       registers: [registry],
     }),
+    filterFallbacks: new Counter({
+      name: 'suppression_filter_fallbacks_total',
+      help: 'Checks and lookups by address that asked the database about every address instead of the check filter, by reason: building (not built yet, or built again), tail_failed (its round of changes failed), tail_slow (no round within a second).',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    filterAnswers: new Counter({
+      name: 'suppression_filter_answers_total',
+      help: 'Addresses the check filter answered for, by answer: absent (no query), confirmed or unconfirmed (a "maybe" the database found an entry for, or not).',
+      labelNames: ['answer'] as const,
+      registers: [registry],
+    }),
+    filterBuilds: new Counter({
+      name: 'suppression_filter_builds_total',
+      help: 'Builds of the check filter from the table, by reason: start, capacity, stale, false_positives, server_restart, fell_behind.',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    filterChangesApplied: new Counter({
+      name: 'suppression_filter_changes_applied_total',
+      help: 'Keys added and entries removed that the check filter read from the changes.',
+      registers: [registry],
+    }),
+    trackCheckFilter(filter) {
+      if (filterTracked) return;
+      filterTracked = true;
+      filterGauges(registry, filter);
+    },
     postedEvents: new Counter({
       name: 'posted_events_total',
       help: 'Events queued through POST /events, by type: bounce, complaint or reactivation.',

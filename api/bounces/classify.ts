@@ -1,6 +1,7 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { classifyBounce } from '../../src/bounces/bounce-classifier.js';
 import { classificationListSchema, type ClassificationList } from '../../src/contract/bounces.js';
-import { MAX_CLASSIFY_ITEMS } from '../../src/contract/limits.js';
+import { CLASSIFY_BODY_LIMIT_MIB, CLASSIFY_FIELD_LENGTHS, MAX_CLASSIFY_ITEMS } from '../../src/contract/limits.js';
 import { getSettings } from '../../src/policy/settings-repository.js';
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
@@ -10,17 +11,23 @@ import { authenticatedErrors, BODY_ERRORS, jsonAnswer } from '../openapi/respons
 import { parseInput } from '../http/validation.js';
 import { classifyBodySchema } from './schemas.js';
 
+/**
+ * Bounces classified between turns of the event loop: a full request of the longest texts takes a
+ * few hundred milliseconds of CPU, which the other requests of the process should not wait behind.
+ */
+const CLASSIFIED_PER_TURN = 100;
+
 /** A sending key may call it: a mail system asks what a bounce is before it retries. */
 export const classifyEndpoint: Endpoint<BouncesDeps> = {
   method: 'post',
   path: '/classify',
   access: 'sending',
-  body: 'json',
+  body: 'bounces',
   doc: {
     operationId: 'classifyBounces',
     tags: ['Bounces'],
     summary: 'Ask what a bounce is, and what would be done with it',
-    description: `Classifies 1 to ${MAX_CLASSIFY_ITEMS.toLocaleString('en')} bounces as the workers would (the text before the status code, the code before the label) and says what the account’s bounce actions would do with each. Records nothing. A \`sending_access\` key may call it: a mail system can ask before it retries.`,
+    description: `Classifies 1 to ${MAX_CLASSIFY_ITEMS.toLocaleString('en')} bounces as the workers would (the text before the status code, the code before the label) and says what the account’s bounce actions would do with each. Records nothing. A \`sending_access\` key may call it: a mail system can ask before it retries. The body may be up to ${CLASSIFY_BODY_LIMIT_MIB} MB, what ${MAX_CLASSIFY_ITEMS.toLocaleString('en')} bounces take with every field at its longest (a diagnostic of ${CLASSIFY_FIELD_LENGTHS.diagnostic.toLocaleString('en')} characters) and every character escaped; a larger one answers 413.`,
     request: {
       body: jsonRequest(classifyBodySchema, {
         example: {
@@ -57,12 +64,12 @@ export const classifyEndpoint: Endpoint<BouncesDeps> = {
     async (req, res) => {
       const { bounces } = parseInput(classifyBodySchema, req.body);
       const { bounce_actions: actions } = await getSettings(db, accountOf(res));
-      res.json({
-        object: 'list',
-        data: bounces.map((evidence) => {
-          const { category, reason, rule } = classifyBounce(evidence);
-          return { object: 'bounce_classification', category, reason, rule, action: actions[category] };
-        }),
-      } satisfies ClassificationList);
+      const data: ClassificationList['data'] = [];
+      for (const [index, evidence] of bounces.entries()) {
+        if (index > 0 && index % CLASSIFIED_PER_TURN === 0) await nextTurn();
+        const { category, reason, rule } = classifyBounce(evidence);
+        data.push({ object: 'bounce_classification', category, reason, rule, action: actions[category] });
+      }
+      res.json({ object: 'list', data } satisfies ClassificationList);
     },
 };

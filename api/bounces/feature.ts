@@ -1,7 +1,11 @@
 import { defineFeature } from '../http/endpoints.js';
 import { classifyEndpoint } from './classify.js';
 import type { BouncesDeps } from './deps.js';
-import { getReclassificationEndpoint, startReclassificationEndpoint } from './reclassifications.js';
+import {
+  getReclassificationEndpoint,
+  listReclassificationEntriesEndpoint,
+  startReclassificationEndpoint,
+} from './reclassifications.js';
 import { summaryEndpoint } from './summary.js';
 
 /** Where the bounce endpoints are mounted. */
@@ -13,4 +17,5 @@ export const bouncesFeature = defineFeature<BouncesDeps>(BOUNCES_PATH, [
   summaryEndpoint,
   startReclassificationEndpoint,
   getReclassificationEndpoint,
+  listReclassificationEntriesEndpoint,
 ]);

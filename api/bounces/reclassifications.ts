@@ -5,7 +5,15 @@ import {
   finishReclassification,
   toReclassificationResource,
 } from '../../src/bounces/reclassification-repository.js';
+import {
+  listReclassificationEntries,
+  toReclassificationEntryResource,
+} from '../../src/bounces/reclassification-entries.js';
 import { reclassificationSchema, type ReclassificationResource } from '../../src/contract/bounces.js';
+import {
+  reclassificationEntryListSchema,
+  type ReclassificationEntryPage,
+} from '../../src/contract/reclassification-entries.js';
 import { newId } from '../../src/domain/ids.js';
 import { AppError } from '../../src/errors.js';
 import { accountOf } from '../http/authenticate.js';
@@ -15,7 +23,11 @@ import { parseInput } from '../http/validation.js';
 import { jsonRequest } from '../openapi/requests.js';
 import { authenticatedErrors, BODY_ERRORS, jsonAnswer } from '../openapi/responses.js';
 import { exampleReclassification as reclassification } from './examples.js';
-import { reclassificationBodySchema, reclassificationParamsSchema } from './schemas.js';
+import {
+  reclassificationBodySchema,
+  reclassificationEntriesQuerySchema,
+  reclassificationParamsSchema,
+} from './schemas.js';
 
 const tags = ['Bounces'];
 
@@ -101,5 +113,62 @@ export const getReclassificationEndpoint: Endpoint<BouncesDeps> = {
       // The workers lift the entries: a client that saw the run finished finds them lifted.
       await reads?.wrote(accountOf(res));
       res.json(toReclassificationResource(run) satisfies ReclassificationResource);
+    },
+};
+
+const exampleEntry = {
+  object: 'bounce_reclassification_entry',
+  id: '01a21088-9a00-7000-8000-00000000c0de',
+  email: 'pat@hotmail.com',
+  category: 'sender_blocked',
+  reason: 'blocklisted',
+  rule: 'text:block list',
+  bounces: 1,
+  latest_bounce: {
+    type: 'permanent',
+    sub_type: 'General',
+    status: '5.7.1',
+    reply_code: null,
+    diagnostic:
+      "smtp; 550 5.7.1 Unfortunately, messages from [203.0.113.7] weren't sent. Please contact your Internet service provider since part of their network is on our block list (S3150).",
+    provider: 'ses',
+    remote_mta: null,
+    occurred_at: '2026-11-22T02:28:52.327Z',
+  },
+} as const;
+
+export const listReclassificationEntriesEndpoint: Endpoint<BouncesDeps> = {
+  method: 'get',
+  path: '/reclassifications/:id/entries',
+  access: 'full',
+  doc: {
+    operationId: 'listReclassificationEntries',
+    tags,
+    summary: 'Review the entries a reclassification lifts',
+    description:
+      'The entries the run lifted, or in a dry run would lift, each with the category, reason and rule the classifier gives its latest bounce now, that bounce’s evidence, and how many bounces the run judged: what an operator reviews before running it for real. The list grows as the run goes (a run started again starts it again), and stays once the run has ended; a real run’s entries are gone from the list of suppressions, and their histories keep them.',
+    request: { params: reclassificationParamsSchema, query: reclassificationEntriesQuerySchema },
+    responses: {
+      200: jsonAnswer('A page of the run’s entries.', reclassificationEntryListSchema, {
+        object: 'list',
+        has_more: false,
+        data: [exampleEntry],
+      }),
+      ...authenticatedErrors('not_found'),
+    },
+  },
+  handler:
+    ({ db }) =>
+    async (req, res) => {
+      const { id } = parseInput(reclassificationParamsSchema, req.params);
+      const query = parseInput(reclassificationEntriesQuerySchema, req.query);
+      const run = await findReclassification(db, accountOf(res), id);
+      if (!run) throw new AppError('not_found', 'Reclassification not found.');
+      const page = await listReclassificationEntries(db, run.id, query);
+      res.json({
+        object: 'list',
+        has_more: page.hasMore,
+        data: page.entries.map(toReclassificationEntryResource),
+      } satisfies ReclassificationEntryPage);
     },
 };

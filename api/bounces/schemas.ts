@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { uuidParameter } from '../../src/contract/cursor-query.js';
-import { MAX_CLASSIFY_ITEMS, SUMMARY_MAX_DAYS } from '../../src/contract/limits.js';
+import { cursorQuery, oneCursorAtATime, uuidParameter } from '../../src/contract/cursor-query.js';
+import { CLASSIFY_FIELD_LENGTHS as LENGTHS, MAX_CLASSIFY_ITEMS, SUMMARY_MAX_DAYS } from '../../src/contract/limits.js';
 
 // A diagnostic is cut to the length the audit trail keeps, as the event schema does, not refused.
 const text = (max: number, description: string) =>
@@ -13,25 +13,30 @@ const text = (max: number, description: string) =>
 const bounceEvidence = z
   .object(
     {
-      status: text(32, 'The enhanced status code, e.g. `5.1.1`.'),
+      status: text(LENGTHS.status, 'The enhanced status code, e.g. `5.1.1`.'),
       reply_code: z
-        .union([z.string().max(16, { error: 'must be at most 16 characters.' }), z.int()], {
-          error: 'must be a string or a whole number.',
-        })
+        .union(
+          [z.string().max(LENGTHS.reply_code, { error: `must be at most ${LENGTHS.reply_code} characters.` }), z.int()],
+          {
+            error: 'must be a string or a whole number.',
+          },
+        )
         .nullish()
         .meta({ description: 'The SMTP reply code, e.g. `550`.' }),
       diagnostic: z
         .string({ error: 'must be a string.' })
-        .transform((value) => value.slice(0, 2000))
+        .transform((value) => value.slice(0, LENGTHS.diagnostic))
         .nullish()
-        .meta({ description: 'The remote server’s text; cut to 2,000 characters.' }),
-      type: text(100, 'The provider’s label: `permanent`, `transient`, `undetermined`, or its own word.'),
+        .meta({
+          description: `The remote server’s text; cut to ${LENGTHS.diagnostic.toLocaleString('en')} characters.`,
+        }),
+      type: text(LENGTHS.type, 'The provider’s label: `permanent`, `transient`, `undetermined`, or its own word.'),
       sub_type: text(
-        100,
+        LENGTHS.sub_type,
         'The provider’s finer word: SES `bounceSubType`, SendGrid `bounce_classification`, Postmark `Type`, Mailgun `reason`.',
       ),
-      provider: text(64, '`ses`, `sendgrid`, `postmark`, `mailgun`, `resend`, or a name of your own.'),
-      remote_mta: text(255, 'The receiving server, where known.'),
+      provider: text(LENGTHS.provider, '`ses`, `sendgrid`, `postmark`, `mailgun`, `resend`, or a name of your own.'),
+      remote_mta: text(LENGTHS.remote_mta, 'The receiving server, where known.'),
     },
     { error: 'must be an object.' },
   )
@@ -90,3 +95,12 @@ export const reclassificationBodySchema = z
 export const reclassificationParamsSchema = z.object({
   id: uuidParameter('a reclassification id'),
 });
+
+const EXAMPLE_ENTRY_ID = '01a21088-9a00-7000-8000-00000000c0de';
+
+export const reclassificationEntriesQuerySchema = oneCursorAtATime(
+  cursorQuery(uuidParameter('an entry id'), {
+    after: { description: 'An entry id: the page of entries just older than it.', example: EXAMPLE_ENTRY_ID },
+    before: { description: 'An entry id: the page of entries just newer than it.', example: EXAMPLE_ENTRY_ID },
+  }),
+);

@@ -1,5 +1,7 @@
 import { bounceSummary } from '../../src/bounces/summary.js';
 import { summarySchema, type BounceSummary } from '../../src/contract/bounces.js';
+import { BOUNCE_OUTCOMES, type BounceOutcome } from '../../src/contract/bounce-outcomes.js';
+import { BOUNCE_CATEGORIES } from '../../src/domain/bounce-categories.js';
 import { SUMMARY_MAX_DAYS } from '../../src/contract/limits.js';
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
@@ -9,6 +11,17 @@ import { authenticatedErrors, jsonAnswer } from '../openapi/responses.js';
 import { zerosBut } from './examples.js';
 import { summaryQuerySchema } from './schemas.js';
 
+/** The example's outcomes: every category and outcome named, zero but for those given. */
+const outcomesBut = (
+  given: Partial<Record<(typeof BOUNCE_CATEGORIES)[number], Partial<Record<BounceOutcome, number>>>>,
+) =>
+  Object.fromEntries(
+    BOUNCE_CATEGORIES.map((category) => [
+      category,
+      { ...Object.fromEntries(BOUNCE_OUTCOMES.map((outcome) => [outcome, 0])), ...given[category] },
+    ]),
+  );
+
 export const summaryEndpoint: Endpoint<BouncesDeps> = {
   method: 'get',
   path: '/summary',
@@ -17,7 +30,7 @@ export const summaryEndpoint: Endpoint<BouncesDeps> = {
     operationId: 'getBounceSummary',
     tags: ['Bounces'],
     summary: 'The account’s bounces of a period, by category',
-    description: `Counts the bounces recorded from \`since\` (default: 24 hours before \`until\`) up to \`until\` (default: now; excluded), at most ${SUMMARY_MAX_DAYS} days, by category, reason and day, with the recipient domains that refuse the sender most. A jump of \`sender_blocked\` is a sending incident (a block list, authentication, a rate limit), not bad addresses.`,
+    description: `Counts the bounces recorded from \`since\` (default: 24 hours before \`until\`) up to \`until\` (default: now; excluded), at most ${SUMMARY_MAX_DAYS} days, by category, reason and day, with the recipient domains that refuse the sender most, and what the bounces of each category did when they were recorded (\`outcomes_by_category\`: put the address on the list, found it there, or left it off). A jump of \`sender_blocked\` is a sending incident (a block list, authentication, a rate limit), not bad addresses.`,
     request: { query: summaryQuerySchema },
     responses: {
       200: jsonAnswer('The summary.', summarySchema, {
@@ -64,6 +77,12 @@ export const summaryEndpoint: Endpoint<BouncesDeps> = {
             }),
           },
         ],
+        outcomes_by_category: outcomesBut({
+          invalid_address: { suppressed: 180, already_suppressed: 28, allowlisted: 2 },
+          mailbox_unavailable: { not_suppressed: 36, suppressed_soft_bounce_threshold: 4 },
+          sender_blocked: { not_suppressed: 975, already_suppressed: 5 },
+          delivery_failure: { not_suppressed: 10 },
+        }),
       }),
       ...authenticatedErrors(),
     },

@@ -119,7 +119,7 @@ export const batchRemoveEndpoint: Endpoint<SuppressionsDeps> = {
         reason: body.reason ?? null,
       });
       await reads.wrote(accountId);
-      const removed = removedOrRefused(removal);
+      const removed = removedOrRefused(removal, 'body');
       res.json({
         data: removed.map((id) => ({ object: 'suppression', id, deleted: true })),
       } satisfies BatchRemoveResult);

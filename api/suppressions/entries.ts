@@ -29,6 +29,7 @@ import {
   retrieveQuerySchema,
   suppressionParamsSchema,
 } from './schemas.js';
+import { entryNotFound } from './not-found.js';
 import { pathTarget, removedOrRefused, requireEmail } from './targets.js';
 
 const tags = ['Suppressions'];
@@ -121,7 +122,7 @@ export const getSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
     tags,
     summary: 'Retrieve a suppression by id or email address',
     description:
-      "By address, the entry of the scope named by `scope`, else the whole account's: 404 when the address has only entries of other scopes.",
+      "By address, the entry of the scope named by `scope`, else the whole account's: 404 when the address has only entries of other scopes, whose message then names them.",
     request: { params: suppressionParamsSchema, query: retrieveQuerySchema },
     responses: {
       200: jsonAnswer('The suppression.', suppressionSchema, exampleSuppression),
@@ -129,7 +130,7 @@ export const getSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
     },
   },
   handler:
-    ({ lookups }) =>
+    ({ lookups, reads }) =>
     async (req, res) => {
       const target = pathTarget(req);
       const { scope } = parseInput(retrieveQuerySchema, req.query);
@@ -138,7 +139,10 @@ export const getSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
         'id' in target
           ? await lookups.byId(accountId, target.id)
           : await lookups.byEmail(accountId, target.email, scope ?? null);
-      if (!found) throw new AppError('not_found');
+      // The filter may show the address on no scope's list: then the 404 needs no query to say why.
+      if (!found && 'email' in target && scope === undefined && (await lookups.unlisted(accountId, target.email)))
+        throw new AppError('not_found');
+      if (!found) throw await reads.forAccount(accountId, (db) => entryNotFound(db, accountId, target, scope));
       res.json(toSuppressionResource(found) satisfies SuppressionResource);
     },
 };
@@ -176,8 +180,8 @@ export const removeSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
         { keyId, force: query.force ?? false, reason: query.reason ?? null, actor: actorOf(res) },
       );
       await reads.wrote(accountId);
-      const [id] = removedOrRefused(removal);
-      if (id === undefined) throw new AppError('not_found');
+      const [id] = removedOrRefused(removal, 'query');
+      if (id === undefined) throw await entryNotFound(db, accountId, target, query.scope);
       res.json({ object: 'suppression', id, deleted: true } satisfies RemovalResult);
     },
 };

@@ -35,8 +35,11 @@ export function pathTarget(req: Request): PathTarget {
   return { email };
 }
 
-/** The ids a removal removed, or the 409 naming the complaint entries that refused it. */
-export function removedOrRefused(removal: Removal): string[] {
+/**
+ * The ids a removal removed, or the 409 naming the complaint entries that refused it, and how to
+ * force: through the query of a DELETE, or the body of a batch.
+ */
+export function removedOrRefused(removal: Removal, via: 'query' | 'body'): string[] {
   if ('removed' in removal) return removal.removed;
-  throw new AppError('complaint_protected', errorMessage('complaint_protected', { entries: removal.refused }));
+  throw new AppError('complaint_protected', errorMessage('complaint_protected', { entries: removal.refused, via }));
 }

@@ -25,8 +25,12 @@ const tokenParams = z.object({
   token: z.string().meta({ description: 'The token of a link made by `POST /unsubscribe-links`.' }),
 });
 
-const whatOf = (target: UnsubscribeTarget): string =>
-  target.scope === null ? 'all mail from this sender' : `the mail of “${target.scope}”`;
+/** The mail a link stops, as a sentence names it: all of the sender's, or that of one scope. */
+const mailOf = (target: UnsubscribeTarget): string =>
+  target.scope === null ? 'mail from this sender' : `“${target.scope}” mail from this sender`;
+
+/** What the page says once the address is unsubscribed. */
+const unsubscribedText = (target: UnsubscribeTarget): string => `${target.email} no longer receives ${mailOf(target)}.`;
 
 /** The link's target, or null after counting the failure against the client's address. */
 async function targetOf(req: Request, deps: UnsubscribePageDeps): Promise<UnsubscribeTarget | null> {
@@ -79,13 +83,13 @@ export const unsubscribePageEndpoint: Endpoint<UnsubscribePageDeps> = {
     if (await isUnsubscribed(deps.db, target)) {
       sendPage(res, 200, {
         title: 'You are unsubscribed',
-        text: `${target.email} receives no more of ${whatOf(target)}.`,
+        text: unsubscribedText(target),
       });
       return;
     }
     sendPage(res, 200, {
       title: 'Unsubscribe?',
-      text: `${target.email} will receive no more of ${whatOf(target)}.`,
+      text: `${target.email} will no longer receive ${mailOf(target)}.`,
       form: true,
     });
   },
@@ -131,7 +135,7 @@ export const unsubscribeEndpoint: Endpoint<UnsubscribePageDeps> = {
     if (req.accepts(['json', 'html']) === 'html') {
       sendPage(res, 200, {
         title: 'You are unsubscribed',
-        text: `${target.email} receives no more of ${whatOf(target)}.`,
+        text: unsubscribedText(target),
       });
       return;
     }

@@ -1,7 +1,9 @@
 /**
  * npm run bench:check [-- --quick]: the send-time check alone, as `npm run bench` measures it: with
  * and without a scope, and against the same query on a bare pg pool, on a fresh database. Prints the
- * two rows of the summary table.
+ * two rows of the summary table. Then the check filter: the check with it, with CHECK_FILTER=off (a
+ * twin service on the same database) and bare SQL in the same rounds, at 10 % and 2 % suppressed,
+ * and the lookup of a present and of an absent address with and without it.
  *
  * With `--replica`: the lookup and the check on a private primary and a streaming replica of it,
  * the service reading from the replica, with the reads each side served; then the replica stopped
@@ -19,6 +21,7 @@ import { measureCheck } from './check-measure.js';
 import { replicaRows, runReplicaBench } from './replica-measure.js';
 import { FULL_API_SIZES, QUICK_API_SIZES } from './api-sizes.js';
 import { checkRows, SUMMARY_HEADER } from './summary.js';
+import { FILTER_HEADER, filterReady, filterRows, measureFilter } from './check-filter-measure.js';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -30,7 +33,7 @@ async function main(): Promise<number> {
   const logger = createLogger('warn');
   const name = `bench:check${quick ? ' --quick' : ''}${values.replica ? ' --replica' : ''}`;
   // The replica run also starts two clusters, seeds and replays, and stops and pauses the replica.
-  const deadline = startDeadline((quick ? 120_000 : 300_000) * (values.replica ? 2 : 1), name);
+  const deadline = startDeadline((quick ? 240_000 : 600_000) * (values.replica ? 2 : 1), name);
   const startedAt = Date.now();
   console.log(`${name}: ${os.cpus().length} CPUs, load ${os.loadavg()[0]?.toFixed(2)}, Node ${process.version}`);
   try {
@@ -41,13 +44,22 @@ async function main(): Promise<number> {
       console.log(markdownTable(['figure', 'value'], replicaRows(figures)));
       return 0;
     }
-    const check = await inPhase('check', logger, async (cleanup) => {
-      const bench = await prepareApiBench(loadConfig(), sizes, logger, deadline, cleanup);
+    const { check, filter } = await inPhase('check', logger, async (cleanup) => {
+      const bench = await prepareApiBench(loadConfig(), sizes, logger, deadline, cleanup, {
+        unfiltered: { CHECK_FILTER: 'off' },
+      });
+      const unfiltered = bench.twins.unfiltered;
+      if (!unfiltered) throw new Error('the service with CHECK_FILTER=off did not start');
+      const readyAfterS = await filterReady(bench.service, deadline);
       const figures = await measureCheck(bench, deadline);
-      await bench.service.stop();
-      return figures;
+      const filterFigures = await measureFilter(bench, unfiltered, readyAfterS, deadline);
+      const [filteredRss, unfilteredRss] = await Promise.all([bench.service.stop(), unfiltered.stop()]);
+      console.log(`peak RSS: service ${filteredRss} MB with its filter, ${unfilteredRss} MB with CHECK_FILTER=off`);
+      return { check: figures, filter: filterFigures };
     });
     console.log(markdownTable(SUMMARY_HEADER, checkRows(check)));
+    console.log(`\n${markdownTable(FILTER_HEADER, filterRows(filter))}`);
+    console.log(`\n${JSON.stringify(filter)}`);
     return 0;
   } catch (error) {
     process.stderr.write(`bench:check failed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -151,10 +151,18 @@ export async function loadEntries(
   end: number,
 ): Promise<LoadFigures> {
   let copied = { ms: 0 };
-  const rebuildMs = await withoutIndexes(clients[0], async () => {
-    copied = await copyEntries(clients, accountIds, from, to, end);
-  });
-  return { rows: to - from, ms: copied.ms, rowsPerSecond: (to - from) / (copied.ms / 1000), rebuildMs };
+  // No check filter runs while the benchmark loads, and each step's filter is built from the table:
+  // the key changes a restore would record for filters that are not there are left out, as the
+  // indexes are. The ingest measured after the load writes them.
+  await clients[0].query('ALTER TABLE suppressions DISABLE TRIGGER suppressions_keys_added');
+  try {
+    const rebuilt = await withoutIndexes(clients[0], async () => {
+      copied = await copyEntries(clients, accountIds, from, to, end);
+    });
+    return { rows: to - from, ms: copied.ms, rowsPerSecond: (to - from) / (copied.ms / 1000), rebuildMs: rebuilt };
+  } finally {
+    await clients[0].query('ALTER TABLE suppressions ENABLE TRIGGER suppressions_keys_added');
+  }
 }
 
 async function copyEntries(

@@ -12,8 +12,10 @@
  * - the first page of an account's list and a page 90 % of the way down it; a search by domain and
  *   by address prefix, service and bare SQL;
  * - an export (CSV, streamed through a cursor) against a bare `COPY ... TO STDOUT`;
+ * - the check filter (measure-filter.ts): its build and memory, and the check and lookups with it,
+ *   without it and as bare SQL, with 10 % and 2 % of the checked addresses listed;
  * - the ingest path (recordEventBatch, batches of 500, one at a time) with a soft-bounce threshold
- *   on every account, against the same loop writing nothing;
+ *   on every account, against the same loop writing nothing, with the filter's rounds beside it;
  * - the tables' and indexes' sizes, and EXPLAIN (ANALYZE, BUFFERS) of the statements measured.
  *
  * The database is dropped after its layout, also on failure and on Ctrl-C (unless --keep-db 1).
@@ -218,6 +220,7 @@ async function runLayout(
       const figures = await measureStep(
         {
           db,
+          url: bench.url,
           bare,
           accountIds,
           size,
@@ -251,7 +254,8 @@ function printLayout(layout: Layout, steps: readonly StepResult[]): void {
   if (largest)
     console.log(
       `\n${largest.sizes}: lookup p99 ×${largest.lookupP99}, check p99 ×${largest.checkP99}, ` +
-        `ingest rate ×${largest.ingestRate}; at the largest size, deep page / first page ${largest.deepOverFirstPage}`,
+        `ingest rate ×${largest.ingestRate}; at the largest size, deep page / first page ${largest.deepOverFirstPage}; ` +
+        `check with the filter (2 % listed): p99 ×${largest.filterCheckP99}, and ${largest.filterOverBareP99} of bare SQL's at the largest size`,
     );
   for (const note of planNotes(steps)) console.log(`plan: ${note}`);
 }

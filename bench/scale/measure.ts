@@ -10,6 +10,7 @@ import { softBouncesOf } from '../../src/events/soft-bounce-repository.js';
 import { softBounceCategories, windowAround } from '../../src/policy/soft-bounce-rule.js';
 import { DEFAULT_EVENT_POLICY } from '../../src/policy/settings-repository.js';
 import { findSuppressionsByEmails, listSuppressions } from '../../src/suppressions/suppression-repository.js';
+import { measureFilter } from './measure-filter.js';
 import { ingestBatch, measureIngest } from './measure-ingest.js';
 import { listQueries, measureExport, measureLists, measureLookups, randomCheck } from './measure-reads.js';
 import { explainFirst, type PlanSummary } from './plans.js';
@@ -115,7 +116,13 @@ export async function measureStep(ctx: StepContext, log: (message: string) => vo
   const exported = await measureExport(ctx);
   log('sizes');
   const sizes = await measureSizes(ctx);
-  log(`ingest of ${ctx.events.toLocaleString('en-US')} events`);
-  const ingest = await measureIngest(ctx);
-  return { warmed, ...lookups, ...lists, export: exported, ingest, sizes, plans };
+  log('the check filter: build, checks and lookups with it, without it and bare');
+  const { figures: filter, filter: running } = await measureFilter(ctx);
+  log(`ingest of ${ctx.events.toLocaleString('en-US')} events, beside the filter`);
+  try {
+    const ingest = await measureIngest(ctx);
+    return { warmed, ...lookups, ...lists, export: exported, ingest, filter, sizes, plans };
+  } finally {
+    await running.close();
+  }
 }

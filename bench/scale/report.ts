@@ -3,7 +3,9 @@
  * largest size to the smallest for the figures that should not grow with the list.
  */
 import type { LoadFigures } from './load.js';
+import type { ThreeWays } from './measure-filter.js';
 import type { StepFigures } from './step.js';
+import type { Latency } from './timing.js';
 import { planNote, type PlanSummary } from './plans.js';
 
 export interface StepResult {
@@ -25,6 +27,18 @@ function planTime(plan: PlanSummary | undefined): string {
   if (!plan) return 'n/a';
   return `${plan.executionMs.toFixed(1)} (planning ${plan.planningMs.toFixed(1)}${plan.jit ? ', JIT' : ''})`;
 }
+
+const SHARES = [0.1, 0.02];
+
+/** The filter's check figures at a share of listed addresses. */
+function filterCheck(step: StepResult, share: number): ThreeWays {
+  const found = step.figures.filter.checks.find((check) => check.share === share);
+  if (!found) throw new Error(`no check at ${share} listed`);
+  return found;
+}
+
+const threeWays = (figures: ThreeWays, cell: (side: Latency) => string): string =>
+  `${cell(figures.filtered)} / ${cell(figures.unfiltered)} / ${cell(figures.bare)}`;
 
 /** The rows of a layout's table: a label, then a cell per size. */
 export function tableRows(steps: readonly StepResult[]): string[][] {
@@ -83,6 +97,25 @@ export function tableRows(steps: readonly StepResult[]): string[][] {
         `${count(f(s).export.rows)}: ${count(f(s).export.serviceRowsPerSecond)} / ${count(f(s).export.bareRowsPerSecond)}`,
     ),
     row(
+      'check filter: built in, keys, bytes (a key)',
+      (s) =>
+        `${(f(s).filter.buildMs / 1000).toFixed(1)} s, ${count(f(s).filter.keys)}, ${mb(f(s).filter.bytes)} (${(f(s).filter.bytes / Math.max(1, f(s).filter.keys)).toFixed(2)} B)`,
+    ),
+    ...SHARES.flatMap((share) => [
+      row(`check of 1,000, ${share * 100} % listed, filter / off / bare: addresses/s`, (s) =>
+        threeWays(filterCheck(s, share), (side) => count(side.perSecond * 1000)),
+      ),
+      row(`check of 1,000, ${share * 100} % listed, filter / off / bare: p99`, (s) =>
+        threeWays(filterCheck(s, share), (side) => ms(side.p99Ms)),
+      ),
+    ]),
+    row('lookup of a present address, filter / off / bare: /s, p99', (s) =>
+      threeWays(f(s).filter.lookupPresent, (side) => `${count(side.perSecond)}, ${ms(side.p99Ms)}`),
+    ),
+    row('lookup of an absent address, filter / off / bare: /s, p99', (s) =>
+      threeWays(f(s).filter.lookupAbsent, (side) => `${count(side.perSecond)}, ${ms(side.p99Ms)}`),
+    ),
+    row(
       'ingest, threshold on: events/s (no-op loop)',
       (s) => `${count(f(s).ingest.eventsPerSecond)} (${count(f(s).ingest.noopEventsPerSecond)})`,
     ),
@@ -111,6 +144,9 @@ export interface Ratios {
   /** At the largest size: a page 90 % down the list over the first page (p50). */
   deepOverFirstPage: string;
   ingestRate: string;
+  /** The check with the filter, 2 % listed: its p99 at the largest size over the smallest, and over bare SQL's there. */
+  filterCheckP99: string;
+  filterOverBareP99: string;
 }
 
 /** The largest size's figures over the smallest's (50M / 1M on the full curve), and its deep page over its first. */
@@ -125,6 +161,14 @@ export function ratios(steps: readonly StepResult[]): Ratios | null {
     checkP99: ratio(last.check.service.p99Ms, first.check.service.p99Ms),
     deepOverFirstPage: deep(last).toFixed(2),
     ingestRate: ratio(last.ingest.eventsPerSecond, first.ingest.eventsPerSecond),
+    filterCheckP99: ratio(
+      filterCheck(steps.at(-1) as StepResult, 0.02).filtered.p99Ms,
+      filterCheck(steps[0] as StepResult, 0.02).filtered.p99Ms,
+    ),
+    filterOverBareP99: ratio(
+      filterCheck(steps.at(-1) as StepResult, 0.02).filtered.p99Ms,
+      filterCheck(steps.at(-1) as StepResult, 0.02).bare.p99Ms,
+    ),
   };
 }
 

@@ -1,6 +1,7 @@
 /** What one step of the scale benchmark is given, and the figures it measures. */
 import type pg from 'pg';
 import type { Database } from '../../src/db/database.js';
+import type { FilterFigures } from './measure-filter.js';
 import type { PlanSummary } from './plans.js';
 import type { Latency, Versus } from './timing.js';
 import type { WarmCache } from './warm-cache.js';
@@ -11,6 +12,8 @@ export const SOFT_BOUNCE_RULE = { threshold: 3, windowDays: 7 } as const;
 export interface StepContext {
   /** The service's database, as the API and the worker open it. */
   db: Database;
+  /** Its URL, for the check filter's own connections. */
+  url: string;
   /** A bare pool on the same database, for the baselines. */
   bare: pg.Pool;
   accountIds: readonly string[];
@@ -35,7 +38,9 @@ export interface StepFigures {
   searchDomain: Versus;
   searchPrefix: Versus;
   export: { rows: number; serviceRowsPerSecond: number; bareRowsPerSecond: number };
+  /** Measured with the check filter running beside it (measure-filter.ts). */
   ingest: { events: number; eventsPerSecond: number; noopEventsPerSecond: number; outcomes: Record<string, number> };
+  filter: FilterFigures;
   sizes: Record<'suppressions' | 'suppression_events' | 'event_receipts', { totalBytes: number; indexBytes: number }>;
   plans: Record<string, PlanSummary>;
 }

@@ -26,7 +26,7 @@ const percentile = (sorted: readonly number[], share: number): number =>
 export type Prepare = (n: number) => () => Promise<unknown>;
 
 /** Calls back to back on `connections` loops for `seconds`; each call's time, and the time taken. */
-async function timesFor(
+export async function timesFor(
   seconds: number,
   connections: number,
   prepare: Prepare,
@@ -49,7 +49,7 @@ async function timesFor(
   return { times, elapsedS: (performance.now() - started) / 1000 };
 }
 
-function latency(runs: readonly { times: number[]; elapsedS: number }[]): Latency {
+export function latency(runs: readonly { times: number[]; elapsedS: number }[]): Latency {
   const times = runs.flatMap((run) => run.times).sort((a, b) => a - b);
   const elapsed = runs.reduce((sum, run) => sum + run.elapsedS, 0);
   const round = (ms: number): number => Math.round(ms * 100) / 100;

@@ -7,10 +7,14 @@ import type {
   AllowlistRuleResource as AllowlistRule,
 } from '../../src/contract/allowlist.js';
 import type { AuditRecordPage, AuditRecordResource as AuditRecord } from '../../src/contract/audit-record.js';
-import type { BounceSummary } from '../../src/contract/bounces.js';
+import type { BounceSummary, ReclassificationResource as Reclassification } from '../../src/contract/bounces.js';
 import type { SuppressionCheck } from '../../src/contract/check.js';
 import type { ConsoleSession } from '../../src/contract/console-session.js';
 import type { ImportResource } from '../../src/contract/imports.js';
+import type {
+  ReclassificationEntryPage,
+  ReclassificationEntryResource as ReclassificationEntry,
+} from '../../src/contract/reclassification-entries.js';
 import type { SettingsResource as SuppressionSettings } from '../../src/contract/settings.js';
 import type { SuppressionPage, SuppressionResource as Suppression } from '../../src/contract/suppression.js';
 
@@ -44,6 +48,9 @@ export type {
   BounceSummary,
   ConsoleSession,
   ImportResource,
+  Reclassification,
+  ReclassificationEntry,
+  ReclassificationEntryPage,
   Suppression,
   SuppressionCheck,
   SuppressionPage,

@@ -7,6 +7,8 @@ import { BouncesPage } from './pages/bounces-page.js';
 import { EntryPage } from './pages/entry-page.js';
 import { ImportPage } from './pages/import-page.js';
 import { ListPage } from './pages/list-page.js';
+import { ReclassificationPage } from './pages/reclassification-page.js';
+import { ReclassifyPage } from './pages/reclassify-page.js';
 import { SettingsPage } from './pages/settings-page.js';
 import { AllowlistPage } from './pages/allowlist-page.js';
 import { SignInPage } from './pages/sign-in-page.js';
@@ -103,6 +105,7 @@ export function App() {
             <NavLink to="/add" location={location} label="Add" />
             <NavLink to="/import" location={location} label="Import" />
             <NavLink to="/bounces" location={location} label="Bounces" />
+            <NavLink to="/reclassify" location={location} label="Reclassify" />
             <NavLink to="/allowlist" location={location} label="Allowlist" />
             <NavLink to="/settings" location={location} label="Settings" />
           </ul>
@@ -124,7 +127,10 @@ export function App() {
 }
 
 function NavLink({ to, label, location }: { to: string; label: string; location: Location }) {
-  const current = to === '/' ? location.path === '/' || location.path.startsWith('/entries/') : location.path === to;
+  const current =
+    to === '/'
+      ? location.path === '/' || location.path.startsWith('/entries/')
+      : location.path.split('/', 2).join('/') === to;
   return (
     <li>
       <a href={href(to)} aria-current={current ? 'page' : undefined}>
@@ -137,6 +143,8 @@ function NavLink({ to, label, location }: { to: string; label: string; location:
 function Page({ location }: { location: Location }) {
   const entry = /^\/entries\/([^/]+)$/.exec(location.path);
   if (entry?.[1]) return <EntryPage key={entry[1]} id={decodeURIComponent(entry[1])} />;
+  const run = /^\/reclassify\/([^/]+)$/.exec(location.path);
+  if (run?.[1]) return <ReclassificationPage key={run[1]} id={decodeURIComponent(run[1])} query={location.query} />;
   switch (location.path) {
     case '/':
     case '/sign-in':
@@ -147,6 +155,8 @@ function Page({ location }: { location: Location }) {
       return <ImportPage />;
     case '/bounces':
       return <BouncesPage query={location.query} />;
+    case '/reclassify':
+      return <ReclassifyPage />;
     case '/allowlist':
       return <AllowlistPage />;
     case '/settings':

@@ -19,7 +19,12 @@ import {
   type ReclassificationProgress,
 } from './reclassification-repository.js';
 import type { BounceActions, BounceCategory } from '../domain/bounce-categories.js';
-import { classifyBounce } from './bounce-classifier.js';
+import { classifyBounce, type BounceClassification } from './bounce-classifier.js';
+import {
+  clearReclassificationEntries,
+  writeReclassificationEntries,
+  type ReclassificationEntry,
+} from './reclassification-entries.js';
 
 /** Entries read, judged and lifted together: one statement's locks and outbox rows stay small. */
 export const RECLASSIFY_BATCH = 500;
@@ -36,8 +41,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface Judged {
   /** Whether any evidence, judged now, supports the entry. */
   supported: boolean;
-  /** The category of the latest bounce, for the count of lifted entries. */
-  latestCategory: BounceCategory | null;
+  /** The latest bounce and the classifier's decision on it now, for the lifted entries' count and list. */
+  latest: { record: EvidenceRecord; classification: BounceClassification } | null;
+  /** The category of each bounce, oldest first. */
   categories: BounceCategory[];
 }
 
@@ -50,12 +56,13 @@ export function judge(records: readonly EvidenceRecord[], actions: BounceActions
   const categories: BounceCategory[] = [];
   const counted: number[] = [];
   let supported = false;
+  let latest: Judged['latest'] = null;
   for (const record of records) {
     if (record.type === 'complaint') {
       if (isComplaint(record.complaint_feedback_type)) supported = true;
       continue;
     }
-    const { category } = classifyBounce({
+    const classification = classifyBounce({
       type: record.bounce_type,
       sub_type: record.bounce_sub_type,
       status: record.bounce_status,
@@ -64,6 +71,8 @@ export function judge(records: readonly EvidenceRecord[], actions: BounceActions
       provider: record.bounce_provider,
       remote_mta: record.bounce_remote_mta,
     });
+    const { category } = classification;
+    latest = { record, classification };
     categories.push(category);
     if (actions[category] === 'suppress') supported = true;
     if (actions[category] === SOFT_BOUNCE_ACTION && record.occurred_at) counted.push(record.occurred_at.getTime());
@@ -71,7 +80,29 @@ export function judge(records: readonly EvidenceRecord[], actions: BounceActions
   if (!supported && rule && counted.length >= rule.threshold) {
     supported = counted.some((time) => completesWindow(counted, time, rule));
   }
-  return { supported, latestCategory: categories.at(-1) ?? null, categories };
+  return { supported, latest, categories };
+}
+
+/** What the list of a run's entries says of an entry no evidence supports: its latest bounce, judged now. */
+function listedEntry(entry: { id: string; email: string }, judged: Judged): ReclassificationEntry | null {
+  if (judged.latest === null) return null;
+  const { record, classification } = judged.latest;
+  return {
+    suppression_id: entry.id,
+    email: entry.email,
+    category: classification.category,
+    reason: classification.reason,
+    rule: classification.rule,
+    bounces: judged.categories.length,
+    bounce_type: record.bounce_type,
+    bounce_sub_type: record.bounce_sub_type,
+    bounce_status: record.bounce_status,
+    bounce_reply_code: record.bounce_reply_code,
+    bounce_diagnostic: record.bounce_diagnostic,
+    bounce_provider: record.bounce_provider,
+    bounce_remote_mta: record.bounce_remote_mta,
+    occurred_at: record.occurred_at,
+  };
 }
 
 const bump = (counts: Record<string, number>, key: string) => {
@@ -81,10 +112,10 @@ const bump = (counts: Record<string, number>, key: string) => {
 /**
  * Runs the current classifier and the account's current policy over the records of each of its
  * entries of origin `bounce`, and lifts (or, in a dry run, counts) every entry that no record
- * supports any more. Entries without any bounce or complaint record (imported, or added by hand
- * with origin `bounce`) have nothing to re-examine and stay. Progress is written after each batch;
- * a run started again (its worker died) starts from the beginning, which is safe: what was lifted
- * is gone and is not read again.
+ * supports any more, listing each with its latest bounce for review. Entries without any bounce or
+ * complaint record (imported, or added by hand with origin `bounce`) have nothing to re-examine
+ * and stay. Progress is written after each batch; a run started again (its worker died) starts
+ * from the beginning with an empty list, which is safe: what was lifted is gone and is not read again.
  */
 export async function runReclassification(db: Database, id: string, signal?: AbortSignal): Promise<void> {
   const run = await reclassificationById(db, id);
@@ -97,6 +128,7 @@ export async function runReclassification(db: Database, id: string, signal?: Abo
         ? null
         : { threshold: settings.soft_bounce_threshold, windowDays: settings.soft_bounce_window_days },
   };
+  await clearReclassificationEntries(db, id);
   await startReclassification(db, id, await countBounceEntries(db, run.account_id));
 
   let after: string | null = null;
@@ -154,7 +186,7 @@ async function reclassifyBatch(
       liftedByCategory: {},
       recordsByCategory: {},
     };
-    const unsupported = new Map<string, BounceCategory | null>();
+    const unsupported = new Map<string, ReclassificationEntry>();
     for (const entry of entries) {
       const records = evidence.get(entry.email) ?? [];
       progress.recordsExamined += records.length;
@@ -164,14 +196,16 @@ async function reclassifyBatch(
       }
       const judged = judge(records, policy.actions, policy.rule);
       for (const category of judged.categories) bump(progress.recordsByCategory, category);
-      if (!judged.supported) unsupported.set(entry.id, judged.latestCategory);
+      const listed = judged.supported ? null : listedEntry(entry, judged);
+      if (listed) unsupported.set(entry.id, listed);
     }
     let lifted: string[];
     try {
+      if (run.dry_run) await writeReclassificationEntries(db, run.id, [...unsupported.values()]);
       lifted =
         run.dry_run || unsupported.size === 0
           ? [...unsupported.keys()]
-          : await lift(db, run, [...unsupported.keys()], readAt, policy, signal);
+          : await lift(db, run, unsupported, readAt, policy, signal);
     } catch (error) {
       if (!(error instanceof GiveWay)) throw error;
       if (attempt >= BATCH_ATTEMPTS) {
@@ -182,14 +216,15 @@ async function reclassifyBatch(
       await sleep(50 * 2 ** attempt);
       continue;
     }
-    for (const entryId of lifted) bump(progress.liftedByCategory, unsupported.get(entryId) ?? 'unknown');
+    for (const entryId of lifted) bump(progress.liftedByCategory, unsupported.get(entryId)?.category ?? 'unknown');
     progress.lifted = lifted.length;
     return progress;
   }
 }
 
 /**
- * Lifts the entries in one transaction, and commits only if no evidence arrived meanwhile. The
+ * Lifts the entries in one transaction, with their lines of the run's list, and commits only if
+ * no evidence arrived meanwhile. The
  * delete passes over entries with a record newer than `readAt`. A writer of events that was in
  * flight when the delete ran may hold a record the run could not see (or have found the entry
  * still there and counted on it): the lift waits for each such writer to end, reads the lifted
@@ -200,13 +235,13 @@ async function reclassifyBatch(
 async function lift(
   db: Database,
   run: Reclassification,
-  ids: readonly string[],
+  unsupported: ReadonlyMap<string, ReclassificationEntry>,
   readAt: Date,
   policy: Policy,
   signal: AbortSignal | undefined,
 ): Promise<string[]> {
   return db.withTransaction(async (client) => {
-    const deleted = await deleteEntries(client, run.account_id, run.id, ids, readAt);
+    const deleted = await deleteEntries(client, run.account_id, run.id, [...unsupported.keys()], readAt);
     if (deleted.length === 0) return [];
     const writers = await eventWritersInFlight(client);
     const deadline = Date.now() + WRITERS_WAIT_MS;
@@ -230,6 +265,8 @@ async function lift(
       (entry) => judge(evidence.get(entry.email) ?? [], policy.actions, policy.rule).supported,
     );
     if (resupported.length > 0) throw new GiveWay('evidence arrived for an entry the batch lifts');
+    const listed = deleted.flatMap((entry) => unsupported.get(entry.id) ?? []);
+    await writeReclassificationEntries(client, run.id, listed);
     return deleted.map((entry) => entry.id);
   });
 }

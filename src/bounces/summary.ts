@@ -3,6 +3,7 @@ import { countBounces } from './summary-repository.js';
 import { BOUNCE_CATEGORIES, type BounceCategory } from '../domain/bounce-categories.js';
 import type { BounceSummary } from '../contract/bounces.js';
 import { SUMMARY_TOP_DOMAINS } from '../contract/limits.js';
+import { BOUNCE_OUTCOMES, type BounceOutcome, type OutcomesByCategory } from '../contract/bounce-outcomes.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The period a summary covers when none is asked for. */
@@ -12,9 +13,26 @@ type Counts = Record<BounceCategory, number>;
 
 const zeros = (): Counts => Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, 0])) as Counts;
 
+/** A recorded category as the summary counts it: one it does not know is `unknown`. */
+const categoryOf = (category: string): BounceCategory =>
+  (BOUNCE_CATEGORIES as readonly string[]).includes(category) ? (category as BounceCategory) : 'unknown';
+
 function add(counts: Counts, category: string, count: number): void {
-  const known = (BOUNCE_CATEGORIES as readonly string[]).includes(category) ? (category as BounceCategory) : 'unknown';
-  counts[known] += count;
+  counts[categoryOf(category)] += count;
+}
+
+/** Every category's bounces by recorded outcome, from the repository's rows (every pair named). */
+function outcomesOf(rows: readonly { category: string; outcome: string; count: number }[]): OutcomesByCategory {
+  const outcomes = Object.fromEntries(
+    BOUNCE_CATEGORIES.map((category) => [category, Object.fromEntries(BOUNCE_OUTCOMES.map((outcome) => [outcome, 0]))]),
+  ) as OutcomesByCategory;
+  for (const row of rows) {
+    // A bounce's record never says `removed`; the check keeps a wrong row from making a field of its own.
+    if ((BOUNCE_OUTCOMES as readonly string[]).includes(row.outcome)) {
+      outcomes[categoryOf(row.category)][row.outcome as BounceOutcome] += row.count;
+    }
+  }
+  return outcomes;
 }
 
 /** The UTC days that hold an instant of [since, until), as `YYYY-MM-DD`. */
@@ -59,5 +77,6 @@ export async function bounceSummary(
     ),
     sender_blocked_domains: counts.senderBlockedDomains,
     by_day: [...byDay].map(([date, dayCounts]) => ({ date, counts: dayCounts })),
+    outcomes_by_category: outcomesOf(counts.byOutcome),
   };
 }

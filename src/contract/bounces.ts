@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BOUNCE_ACTIONS, BOUNCE_CATEGORIES } from '../domain/bounce-categories.js';
 import { bounceCategorySchema, bounceReasonSchema } from './audit-record.js';
+import { outcomesByCategorySchema } from './bounce-outcomes.js';
 import { count } from './fields.js';
 import { SUMMARY_TOP_DOMAINS } from './limits.js';
 
@@ -70,6 +71,7 @@ export const summarySchema = z
       .meta({
         description: 'One entry per UTC day that holds an instant of the period, days without bounces included.',
       }),
+    outcomes_by_category: outcomesByCategorySchema,
   })
   .strict()
   .meta({ id: 'BounceSummary' });

@@ -1,5 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Suppression } from './suppression.js';
+import type { CheckFilter } from '../check-filter/filter-options.js';
+import { ANY_NAMED_SCOPE } from '../check-filter/key-filter.js';
 import type { Queryable } from '../db/database.js';
 import type { Reads } from '../db/reads.js';
 import { storedScope, type Scope } from '../domain/scope.js';
@@ -14,7 +16,8 @@ import {
 /**
  * Lookups of entries by address or id that concurrent requests share: every lookup asked for in the
  * same turn of the event loop, of any account, a single address or a check's thousand, goes to the
- * database in one query. Nothing is cached: each answer is read when it is asked for.
+ * database in one query. Nothing is cached: each answer is read when it is asked for. With the
+ * check filter, an address it shows to be certainly absent is not asked about at all.
  */
 export interface SuppressionLookups {
   /** The address's entry in this scope (the whole account's when null). */
@@ -26,6 +29,11 @@ export interface SuppressionLookups {
    * is none): the whole account's, else the scope's own. Without a scope, the whole account's only.
    */
   suppressing(accountId: string, emails: readonly string[], scope?: Scope): Promise<(Suppression | null)[]>;
+  /**
+   * Whether the filter shows that the address has no entry in any scope, without a query: false
+   * when it may have one, and when there is no filter to ask.
+   */
+  unlisted(accountId: string, email: string): Promise<boolean>;
 }
 
 /** One request's lookup: one key of the loader, however many values it asks about. */
@@ -118,22 +126,75 @@ const byEmailsMatching =
     findSuppressionsByEmails(db, pairs, match);
 
 /**
- * The lookups of one router. With `reads` (replicas configured), each batch reads from a replica for
- * the accounts that have not just written, and from the primary for the others.
+ * The entries of these addresses, asking the database only about those the filter may hold (all
+ * of them when it cannot answer), and telling it what the database found of its "maybe"s. The
+ * addresses it may hold already are asked about while its round runs; the round settles the others,
+ * and only those its changes added are asked about after it.
  */
-export function createSuppressionLookups(db: Queryable, reads?: Reads): SuppressionLookups {
+async function screened(
+  filter: CheckFilter | undefined,
+  lookup: { accountId: string; scopes: readonly string[]; values: readonly string[] },
+  load: (values: readonly string[]) => Promise<(Suppression | null)[]>,
+): Promise<(Suppression | null)[]> {
+  const { accountId, scopes, values } = lookup;
+  if (!filter) return load(values);
+  const { early, settled } = filter.screenEarly(accountId, scopes, values);
+  const loadSome = (some: readonly string[]) => (some.length > 0 ? load(some) : Promise.resolve([]));
+  const askedEarly = early ? values.filter((_, index) => early[index]) : [];
+  const foundEarly = loadSome(askedEarly);
+  // Awaited below; a failure while the round runs is not an unhandled one meanwhile.
+  foundEarly.catch(() => undefined);
+  const maybe = await settled;
+  const askedLate = values.filter((_, index) => !early?.[index] && (maybe?.[index] ?? true));
+  const [first, late] = await Promise.all([foundEarly, loadSome(askedLate)]);
+  const found = new Map<string, Suppression | null>();
+  askedEarly.forEach((value, index) => found.set(value, first[index] ?? null));
+  askedLate.forEach((value, index) => found.set(value, late[index] ?? null));
+  if (maybe) {
+    const confirmed = [...found.values()].filter((entry) => entry !== null).length;
+    filter.answered({ absent: values.length - found.size, confirmed, unconfirmed: found.size - confirmed });
+  }
+  return values.map((value) => found.get(value) ?? null);
+}
+
+/**
+ * The lookups of one router. With `reads` (replicas configured), each batch reads from a replica for
+ * the accounts that have not just written, and from the primary for the others. With `filter`, the
+ * lookups by address and the checks ask the database only about the addresses it may hold: it
+ * follows the primary, so an address it shows absent is absent there too.
+ */
+export function createSuppressionLookups(db: Queryable, reads?: Reads, filter?: CheckFilter): SuppressionLookups {
   const exact = loader(db, reads, byEmailsMatching('exact'), (entry) => entry.email);
   const sending = loader(db, reads, byEmailsMatching('sending'), (entry) => entry.email);
   const covering = loader(db, reads, byEmailsMatching('covering'), (entry) => entry.email);
   const ids = loader(db, reads, findSuppressionsByIds, (entry) => entry.id);
   return {
-    byEmail: async (accountId, email, scope = null) =>
-      (await exact.load({ accountId, scope: storedScope(scope), values: [email] }))[0] ?? null,
+    byEmail: async (accountId, email, scope = null) => {
+      const stored = storedScope(scope);
+      const [found] = await screened(filter, { accountId, scopes: [stored], values: [email] }, (values) =>
+        exact.load({ accountId, scope: stored, values }),
+      );
+      return found ?? null;
+    },
     byId: async (accountId, id) => (await ids.load({ accountId, scope: '', values: [id] }))[0] ?? null,
     suppressing: async (accountId, values, scope = null) => {
       if (values.length === 0) return [];
-      if (scope === null) return sending.load({ accountId, scope: '', values });
-      return covering.load({ accountId, scope: storedScope(scope), values });
+      if (scope === null) {
+        return screened(filter, { accountId, scopes: [''], values }, (asked) =>
+          sending.load({ accountId, scope: '', values: asked }),
+        );
+      }
+      const stored = storedScope(scope);
+      // A send in a scope is stopped by the whole account's entry or the scope's own: both keys are asked.
+      return screened(filter, { accountId, scopes: ['', stored], values }, (asked) =>
+        covering.load({ accountId, scope: stored, values: asked }),
+      );
+    },
+    unlisted: async (accountId, email) => {
+      const maybe = await filter?.screen(accountId, ['', ANY_NAMED_SCOPE], [email]);
+      if (maybe?.[0] !== false) return false;
+      filter?.answered({ absent: 1, confirmed: 0, unconfirmed: 0 });
+      return true;
     },
   };
 }

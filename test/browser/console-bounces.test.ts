@@ -203,6 +203,9 @@ describe('the bounces of a period', () => {
 
     const callout = page.getByRole('region', { name: /of these bounces were refused because of the sender/ });
     expect(await callout.innerText()).toContain('most likely a problem with your sending, not with these addresses');
+    expect(await callout.getByRole('list').getByRole('listitem').allInnerTexts()).toEqual([
+      `${sum(WEEK.sender_blocked)} left their address off the list`,
+    ]);
     const domains = page.getByRole('region', { name: 'Domains that refused the sender' });
     expect(await domains.getByRole('row').nth(1).innerText()).toMatch(/^gmail\.com\s+\d+$/);
     const reasons = page.getByRole('region', { name: 'Top reasons' });
@@ -239,6 +242,38 @@ describe('the bounces of a period', () => {
       .waitFor();
   });
 
+  it('when block-list bounces suppressed under a policy since changed to record only, then the callout says what they did, and the policy now apart', async () => {
+    const account = await accountNamed(app.database.db, `account-${uniqueEmail().split('@')[0]}`);
+    const api = apiClient(app.server.url, account.token);
+    const blocked = (daysAgo: number, n: number) =>
+      Array.from({ length: n }, () => ({ email: uniqueEmail(), ...SAYS.sender_blocked[0]!, daysAgo }));
+    await api.request('PATCH', '/settings/suppressions', { body: { bounce_actions: { sender_blocked: 'suppress' } } });
+    await recordBouncesAgo(app.database.db, account.accountId, blocked(3, 4));
+    await api.request('PATCH', '/settings/suppressions', { body: { bounce_actions: { sender_blocked: 'record' } } });
+    await recordBouncesAgo(app.database.db, account.accountId, [
+      ...blocked(1, 1),
+      { email: uniqueEmail(), ...SAYS.invalid_address[0]!, daysAgo: 1 },
+    ]);
+    const { page } = await browser.open();
+    await signIn(page, account.token);
+
+    await openFromNavigation(page, 'Bounces');
+
+    const callout = page.getByRole('region', { name: /of these bounces were refused because of the sender/ });
+    expect(await callout.getByRole('list').getByRole('listitem').allInnerTexts()).toEqual([
+      '4 put their address on the list: review the bounce entries',
+      '1 left its address off the list',
+    ]);
+    expect(await callout.innerText()).toContain(
+      'Bounces of this kind are set to record only now; each bounce was handled by the setting of its day.',
+    );
+    expect(await callout.innerText()).not.toContain('were not put on the list');
+    await callout.getByRole('link', { name: 'review the bounce entries' }).click();
+    await page.waitForURL(/origin=bounce/);
+    await page.locator('.list[aria-busy="false"]').waitFor();
+    expect(await page.locator('.list td.email').count()).toBe(5);
+  });
+
   it('when an account has no bounces, then the page says so', async () => {
     const account = await accountNamed(app.database.db, `account-${uniqueEmail().split('@')[0]}`);
     const { page } = await browser.open();
@@ -257,6 +292,8 @@ describe('an entry’s classified bounces', () => {
     await signIn(page, acme.token);
     await page.goto(consoleUrl(`/?q=${BOUNCED}`));
     await page.getByRole('link', { name: BOUNCED }).click();
+    // The search shows the address's history too: the entry's own page is the one of its heading.
+    await page.getByRole('heading', { name: BOUNCED, level: 1 }).waitFor();
     const rows = page.locator('table.history tbody tr');
     await rows.first().waitFor();
 

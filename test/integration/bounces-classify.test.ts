@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CLASSIFY_ITEMS as CLASSIFY_LIMIT } from '../../src/contract/limits.js';
+import {
+  CLASSIFY_BODY_LIMIT_MIB,
+  CLASSIFY_FIELD_LENGTHS as LENGTHS,
+  MAX_CLASSIFY_ITEMS as CLASSIFY_LIMIT,
+} from '../../src/contract/limits.js';
 import { newKey } from '../support/accounts.js';
 import { apiClient, expectError, type ApiClient } from '../support/api-client.js';
 import { newApiAccount, useTestApp } from '../support/test-app.js';
@@ -27,6 +31,41 @@ async function recordsOf(accountId: string): Promise<number> {
     values: [accountId],
   });
   return Number(rows[0]?.count);
+}
+
+/** Every character of the text (all of the Basic Multilingual Plane) as JSON's six-byte escape: the most bytes a string can take. */
+const escaped = (text: string): string =>
+  [...text].map((character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+/** Text of exactly `length` units, the given words first. */
+const filled = (words: string, length: number): string => `${words} ${'é'.repeat(length)}`.slice(0, length);
+
+/**
+ * `count` bounces at the documented maximum, as a client writing indented JSON with every character
+ * escaped sends them: each field at its longest, the diagnostics alternately an unknown user and a
+ * block listing.
+ */
+function largestBody(count: number): string {
+  const field = (name: keyof typeof LENGTHS, words: string) =>
+    `      "${name}": "${escaped(filled(words, LENGTHS[name]))}"`;
+  const bounce = (status: string, diagnostic: string) =>
+    [
+      '    {',
+      [
+        field('status', status),
+        field('reply_code', '550'),
+        field('diagnostic', diagnostic),
+        field('type', 'permanent'),
+        field('sub_type', 'General'),
+        field('provider', 'postmark'),
+        field('remote_mta', 'mx.example.com'),
+      ].join(',\n'),
+      '    }',
+    ].join('\n');
+  // Each of the two bounces is written once: the body is their copies, made in milliseconds.
+  const pair = [bounce('5.1.1', UNKNOWN_USER), bounce('5.7.1', SPAMHAUS)];
+  const bounces = Array.from({ length: count }, (_, index) => pair[index % 2]);
+  return `{\n  "bounces": [\n${bounces.join(',\n')}\n  ]\n}`;
 }
 
 describe('POST /bounces/classify', () => {
@@ -108,6 +147,33 @@ describe('POST /bounces/classify', () => {
     expect(response.body.data).toHaveLength(CLASSIFY_LIMIT);
     expect(response.body.data[998].category).toBe('invalid_address');
     expect(response.body.data[999].category).toBe('sender_blocked');
+  });
+
+  it(`when ${CLASSIFY_LIMIT.toLocaleString('en')} bounces carry every field at its longest, indented and every character escaped, then the body is read and every bounce answered`, async () => {
+    const rawBody = largestBody(CLASSIFY_LIMIT);
+    const { api } = await newApiAccount(app);
+    expect(Buffer.byteLength(rawBody)).toBeGreaterThan(14 * 2 ** 20);
+    expect(Buffer.byteLength(rawBody)).toBeLessThanOrEqual(CLASSIFY_BODY_LIMIT_MIB * 2 ** 20);
+
+    const response = await api.request('POST', '/bounces/classify', { rawBody });
+
+    expect(response.status).toBe(200);
+    expect(response.body.data).toHaveLength(CLASSIFY_LIMIT);
+    expect(response.body.data[0]).toMatchObject({ category: 'invalid_address', reason: 'user_unknown' });
+    expect(response.body.data[CLASSIFY_LIMIT - 1]).toMatchObject({ category: 'sender_blocked', reason: 'blocklisted' });
+  });
+
+  it(`when the body is one byte over ${CLASSIFY_BODY_LIMIT_MIB} MB, then it answers 413 naming the limit`, async () => {
+    const limit = CLASSIFY_BODY_LIMIT_MIB * 2 ** 20;
+    const frame = '{"bounces":[{}],"padding":""}';
+    const rawBody = frame.replace('""', `"${'x'.repeat(limit + 1 - frame.length)}"`);
+    const { api } = await newApiAccount(app);
+    expect(Buffer.byteLength(rawBody)).toBe(limit + 1);
+
+    const response = await api.request('POST', '/bounces/classify', { rawBody });
+
+    expectError(response, 413, 'payload_too_large');
+    expect(response.body.message).toBe(`The request body is larger than the limit of ${CLASSIFY_BODY_LIMIT_MIB}mb.`);
   });
 
   it.each([

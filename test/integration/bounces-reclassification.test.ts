@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLASSIFIER_VERSION } from '../../src/bounces/bounce-classifier.js';
 import { runReclassification } from '../../src/bounces/reclassify.js';
+import { listReclassificationEntries } from '../../src/bounces/reclassification-entries.js';
 import { createReclassification, findReclassification } from '../../src/bounces/reclassification-repository.js';
 import { updateSettings } from '../../src/policy/settings-repository.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
@@ -160,6 +161,34 @@ describe('POST /bounces/reclassifications', () => {
     });
     expect(dryRun.finished_at).not.toBeNull();
     expect(await listed(accountId)).toEqual(before);
+    // The dry run lists what it would lift, with the decision on the latest bounce and its evidence.
+    const review = await api.get(`/bounces/reclassifications/${dry.body.id}/entries`);
+    expect(review.status).toBe(200);
+    expect(review.body).toEqual({
+      object: 'list',
+      has_more: false,
+      data: [
+        {
+          object: 'bounce_reclassification_entry',
+          id: blockedId,
+          email: blocked,
+          category: 'sender_blocked',
+          reason: 'blocklisted',
+          rule: expect.any(String),
+          bounces: 1,
+          latest_bounce: {
+            type: 'permanent',
+            sub_type: null,
+            status: null,
+            reply_code: null,
+            diagnostic: SPAMHAUS,
+            provider: null,
+            remote_mta: null,
+            occurred_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          },
+        },
+      ],
+    });
 
     const real = await api.post('/bounces/reclassifications', { dry_run: false });
     expect(real.status).toBe(202);
@@ -171,6 +200,9 @@ describe('POST /bounces/reclassifications', () => {
       lifted_by_category: { sender_blocked: 1 },
     });
     expect(await listed(accountId)).toEqual(before.filter((email) => email !== blocked));
+    // The real run lists what it lifted: the entry reviewed in the dry run.
+    const lifted = await api.get(`/bounces/reclassifications/${real.body.id}/entries`);
+    expect(lifted.body.data).toEqual([review.body.data[0]]);
 
     const history = await api.get(`/suppressions/${encodeURIComponent(blocked)}/events`);
     expect(history.body.data[0]).toMatchObject({
@@ -301,6 +333,7 @@ describe('POST /bounces/reclassifications', () => {
 
   it('when a writer of events reaches an entry the run is lifting, then the run gives way and judges the entry again with its record', async () => {
     const { accountId } = await newApiAccount(app);
+    let runId: string | undefined;
     const email = uniqueEmail();
     const entryId = await legacyBounceEntry(accountId, email, SPAMHAUS);
     const writer = await app.database.db.pool.connect();
@@ -311,7 +344,8 @@ describe('POST /bounces/reclassifications', () => {
                VALUES ($1, $2, 'bounce', $3, 'permanent', $4, 'suppressed', now())`,
         values: [accountId, `evt-${randomUUID()}`, email, UNKNOWN_USER],
       });
-      const { done } = await runHere(accountId);
+      const { id, done } = await runHere(accountId);
+      runId = id;
       await sleep(200);
       // The writer now enters the address as the event path does: it waits for the run's delete.
       const entering = writer.query({
@@ -332,6 +366,11 @@ describe('POST /bounces/reclassifications', () => {
       values: [accountId],
     });
     expect(rows.map((row) => row.id)).toEqual([entryId]);
+    // The lift that gave way took its line of the run's list with it.
+    expect(await listReclassificationEntries(app.database.db, runId, { limit: 10 })).toEqual({
+      entries: [],
+      hasMore: false,
+    });
   });
 
   it('when the body is not a boolean dry_run, then 422; when the id is not one of the account’s, then 404', async () => {
@@ -346,5 +385,82 @@ describe('POST /bounces/reclassifications', () => {
     expect(theirs.status).toBe(202);
     expect(theirs.body.dry_run).toBe(true);
     expectError(await api.get(`/bounces/reclassifications/${theirs.body.id}`), 404, 'not_found');
+  });
+});
+
+describe('GET /bounces/reclassifications/{id}/entries', () => {
+  it('when a dry run would lift five entries, then they page newest first with limit, after and before', async () => {
+    const { api, accountId } = await newApiAccount(app);
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index += 1) ids.push(await legacyBounceEntry(accountId, uniqueEmail(), SPAMHAUS));
+    const newestFirst = [...ids].reverse();
+    const { id, done } = await runHere(accountId, true);
+    expect(await done).toMatchObject({ status: 'completed', lifted: 5 });
+
+    const entries = (query: string) => api.get(`/bounces/reclassifications/${id}/entries?${query}`);
+    const idsOf = (page: { body: { data: { id: string }[] } }) => page.body.data.map((entry) => entry.id);
+    const first = await entries('limit=2');
+    expect(idsOf(first)).toEqual(newestFirst.slice(0, 2));
+    expect(first.body.has_more).toBe(true);
+    const second = await entries(`limit=2&after=${newestFirst[1]}`);
+    expect(idsOf(second)).toEqual(newestFirst.slice(2, 4));
+    expect(second.body.has_more).toBe(true);
+    const last = await entries(`limit=2&after=${newestFirst[3]}`);
+    expect(idsOf(last)).toEqual(newestFirst.slice(4));
+    expect(last.body.has_more).toBe(false);
+    const back = await entries(`limit=2&before=${newestFirst[2]}`);
+    expect(idsOf(back)).toEqual(newestFirst.slice(0, 2));
+    expect(back.body.has_more).toBe(false);
+    expect(idsOf(await entries(''))).toEqual(newestFirst);
+    // Nothing was lifted: the review changes nothing.
+    expect(await listed(accountId)).toHaveLength(5);
+  });
+
+  it('when a run whose worker died is started again, then its list starts again and holds only what it finds now', async () => {
+    const { api, accountId } = await newApiAccount(app);
+    const kept = uniqueEmail();
+    const gone = uniqueEmail();
+    await legacyBounceEntry(accountId, kept, SPAMHAUS, 3);
+    const goneId = await legacyBounceEntry(accountId, gone, SPAMHAUS, 2);
+    const { id, done } = await runHere(accountId, true);
+    expect(await done).toMatchObject({ lifted: 2 });
+
+    // An unknown user arrives for one address, and the run is found unfinished, as a retry of its job finds it.
+    await legacyBounce(accountId, kept, UNKNOWN_USER, 1, null, 'already_suppressed');
+    await app.database.db.query({
+      text: `UPDATE bounce_reclassifications SET status = 'running' WHERE id = $1`,
+      values: [id],
+    });
+    await runReclassification(app.database.db, id);
+
+    expect(await findReclassification(app.database.db, accountId, id)).toMatchObject({ lifted: 1 });
+    const page = await api.get(`/bounces/reclassifications/${id}/entries`);
+    expect(page.body.data.map((entry: { id: string; email: string }) => [entry.id, entry.email])).toEqual([
+      [goneId, gone],
+    ]);
+  });
+
+  it('when the id is unknown, another account’s, or not an id, or the paging is bad, then the error shape says so', async () => {
+    const { api, accountId } = await newApiAccount(app);
+    await legacyBounceEntry(accountId, uniqueEmail(), SPAMHAUS);
+    const { id, done } = await runHere(accountId, true);
+    await done;
+    const other = await newApiAccount(app);
+
+    expectError(await api.get(`/bounces/reclassifications/${newId()}/entries`), 404, 'not_found');
+    expectError(await other.api.get(`/bounces/reclassifications/${id}/entries`), 404, 'not_found');
+    expectError(await api.get('/bounces/reclassifications/not-an-id/entries'), 422, 'validation_error');
+    for (const [query, message] of [
+      ['limit=0', '`limit` must be a whole number from 1 to 100.'],
+      ['limit=101', '`limit` must be a whole number from 1 to 100.'],
+      ['limit=ten', '`limit` must be a whole number from 1 to 100.'],
+      ['after=42', '`after` must be an entry id (a UUID).'],
+      [`after=${newId()}&before=${newId()}`, '`after` and `before` cannot be used together.'],
+    ] as const) {
+      const answer = await api.get(`/bounces/reclassifications/${id}/entries?${query}`);
+      expectError(answer, 422, 'validation_error');
+      expect(answer.body.message).toBe(message);
+    }
+    expectError(await api.request('POST', `/bounces/reclassifications/${id}/entries`), 405, 'method_not_allowed');
   });
 });

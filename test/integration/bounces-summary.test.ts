@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { parseSuppressionEvent } from '../../src/events/event-schema.js';
+import { recordEventBatch } from '../../src/events/record-event-batch.js';
 import { expectError } from '../support/api-client.js';
+import { uniqueEmail } from '../support/emails.js';
 import { newApiAccount, useTestApp } from '../support/test-app.js';
+import { bounceEvent } from '../support/test-events.js';
 
 const app = useTestApp();
 
@@ -13,6 +17,19 @@ const ZEROS = {
   auto_reply: 0,
   unknown: 0,
 };
+
+const NO_OUTCOMES = {
+  suppressed: 0,
+  suppressed_soft_bounce_threshold: 0,
+  already_suppressed: 0,
+  not_suppressed: 0,
+  allowlisted: 0,
+};
+/** Every category's outcomes zero, but for those given. */
+const outcomes = (given: Partial<Record<keyof typeof ZEROS, Partial<typeof NO_OUTCOMES>>>) =>
+  Object.fromEntries(
+    Object.keys(ZEROS).map((category) => [category, { ...NO_OUTCOMES, ...given[category as keyof typeof ZEROS] }]),
+  );
 
 /** A bounce record received at `receivedAt`, classified (or, with a null category, recorded before bounces were). */
 async function bounceRecord(
@@ -75,7 +92,47 @@ describe('GET /bounces/summary', () => {
         // `until` is excluded: the 24th, which starts at it, is not a day of the period.
         { date: '2026-11-23', counts: { ...ZEROS, mailbox_unavailable: 1, unknown: 1 } },
       ],
+      outcomes_by_category: outcomes({
+        sender_blocked: { not_suppressed: 3 },
+        invalid_address: { not_suppressed: 1 },
+        mailbox_unavailable: { not_suppressed: 1 },
+        unknown: { not_suppressed: 1 },
+      }),
     });
+  });
+
+  it('when block-list bounces suppressed under a policy since changed, then their recorded outcomes say so, not the policy now', async () => {
+    const { api, accountId } = await newApiAccount(app);
+    const blocked = (email: string) => ({
+      ...bounceEvent(accountId, email),
+      bounce: {
+        type: 'permanent' as const,
+        status: '5.7.1',
+        diagnostic: 'smtp; 550 5.7.1 blocked using zen.spamhaus.org',
+      },
+    });
+    const record = (...events: ReturnType<typeof blocked>[]) =>
+      recordEventBatch(app.database.db, events.map(parseSuppressionEvent));
+    const listed = uniqueEmail();
+    const allowed = `staff@${uniqueEmail().split('@')[0]}.example`;
+    await api.post('/allowlist', { email: allowed });
+    await api.request('PATCH', '/settings/suppressions', { body: { bounce_actions: { sender_blocked: 'suppress' } } });
+    await record(blocked(uniqueEmail()), blocked(listed), blocked(allowed));
+    await record(blocked(listed));
+    await api.request('PATCH', '/settings/suppressions', { body: { bounce_actions: { sender_blocked: 'record' } } });
+    await record(blocked(uniqueEmail()), blocked(uniqueEmail()));
+
+    const response = await api.get('/bounces/summary');
+
+    expect(response.body.by_category.sender_blocked).toBe(6);
+    expect(response.body.outcomes_by_category.sender_blocked).toEqual({
+      ...NO_OUTCOMES,
+      suppressed: 2,
+      already_suppressed: 1,
+      allowlisted: 1,
+      not_suppressed: 2,
+    });
+    expect(response.body.outcomes_by_category.invalid_address).toEqual(NO_OUTCOMES);
   });
 
   it('when no period is asked for, then it covers the last 24 hours', async () => {

@@ -1,4 +1,8 @@
+import { parse } from 'csv-parse/sync';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
 import { newId } from '../../src/domain/ids.js';
@@ -69,7 +73,7 @@ describe('npm run cli -- reclassify', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain(', dry run): completed');
     expect(dry.stdout).toMatch(/entries it would lift +1 \(sender_blocked 1\)/);
-    expect(dry.stdout).toContain('Run again with --apply to lift them.');
+    expect(dry.stdout).toContain('then run again with --apply to lift them.');
     expect(await listed(accountId)).toEqual([blocked, dead].sort());
 
     const applied = await cli('--account', accountId, '--apply', '--json');
@@ -83,6 +87,80 @@ describe('npm run cli -- reclassify', () => {
       entries_examined: 2,
     });
     expect(await listed(accountId)).toEqual([dead]);
+  });
+
+  it('when a dry run writes its entries with --output, then the file lists what it would lift for review, and --apply --output - prints what it lifted', async () => {
+    const { account, accountId } = await newAccount(database.db);
+    const blocked = await bounceEntry(accountId, '550 5.7.606 Access denied, banned sending IP [203.0.113.7]');
+    const dead = await bounceEntry(accountId, '550 5.1.1 <x@example.com>: Recipient address rejected: User unknown');
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'reclassify-')), 'review.csv');
+
+    const dry = await cli('--account', account.name, '--output', file);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`listed as CSV in          ${file} (1 entry)`);
+    const review = parse<Record<string, string>>(await readFile(file, 'utf8'), { columns: true });
+    expect(review).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        email: blocked,
+        category: 'sender_blocked',
+        reason: expect.any(String),
+        rule: expect.any(String),
+        bounces: '1',
+        bounce_type: 'permanent',
+        bounce_sub_type: '',
+        bounce_status: '',
+        bounce_reply_code: '',
+        bounce_diagnostic: '550 5.7.606 Access denied, banned sending IP [203.0.113.7]',
+        bounce_provider: '',
+        bounce_remote_mta: '',
+        bounce_occurred_at: expect.stringMatching(/Z$/),
+      },
+    ]);
+    expect(await listed(accountId)).toEqual([blocked, dead].sort());
+
+    const applied = await cli('--account', account.name, '--apply', '--output', '-');
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(parse(applied.stdout, { columns: true })).toEqual(review);
+    expect(applied.stderr).toMatch(/entries it lifted +1 \(sender_blocked 1\)/);
+    expect(await listed(accountId)).toEqual([dead]);
+  });
+
+  it('when a diagnostic begins like a formula and --escape-formulas is given, then its cell is written as text for a spreadsheet', async () => {
+    const { account, accountId } = await newAccount(database.db);
+    await bounceEntry(accountId, '=HYPERLINK("http://203.0.113.7") 554 5.7.1 blocked using zen.spamhaus.org');
+
+    const plain = await cli('--account', account.name, '--output', '-');
+    const escaped = await cli('--account', account.name, '--output', '-', '--escape-formulas');
+
+    const diagnosticOf = (csv: string) => parse<Record<string, string>>(csv, { columns: true })[0]?.bounce_diagnostic;
+    expect(diagnosticOf(plain.stdout)).toBe(
+      '=HYPERLINK("http://203.0.113.7") 554 5.7.1 blocked using zen.spamhaus.org',
+    );
+    expect(diagnosticOf(escaped.stdout)).toBe(
+      '\'=HYPERLINK("http://203.0.113.7") 554 5.7.1 blocked using zen.spamhaus.org',
+    );
+  });
+
+  it('when the options cannot work together or the file cannot be written, then it fails saying so and starts no run', async () => {
+    const { account, accountId } = await newAccount(database.db);
+    const runs = async () => {
+      const { rows } = await database.db.query<{ count: number }>({
+        text: 'SELECT count(*)::int AS count FROM bounce_reclassifications WHERE account_id = $1',
+        values: [accountId],
+      });
+      return rows[0]?.count;
+    };
+    for (const [args, message] of [
+      [['--escape-formulas'], '--escape-formulas needs --output.'],
+      [['--json', '--output', '-'], '--json and --output - cannot both use stdout.'],
+      [['--output', path.join(tmpdir(), 'no-such-directory', 'x', 'review.csv')], 'cannot be written: ENOENT'],
+    ] as const) {
+      const run = await cli('--account', account.name, ...args);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(message);
+    }
+    expect(await runs()).toBe(0);
   });
 
   it('when the account does not exist, then it fails naming it and queues nothing', async () => {

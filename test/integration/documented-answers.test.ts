@@ -204,6 +204,9 @@ const table: Entry[] = [
   row('GET /bounces/reclassifications/{id} 200', 'a reclassification is followed', () =>
     json('GET', `/bounces/reclassifications/${the().reclassificationId}`),
   ),
+  row('GET /bounces/reclassifications/{id}/entries 200', 'a reclassification’s entries are reviewed', () =>
+    json('GET', `/bounces/reclassifications/${the().reclassificationId}/entries?limit=10`),
+  ),
   row('POST /events 202', 'a mail system posts a bounce and a complaint', () =>
     json('POST', '/events', {
       events: [

@@ -105,6 +105,27 @@ describe('KumoMTA log hook', () => {
     ).toBe(404);
   });
 
+  it('when KumoMTA classifies an OOB record as an automatic reply, then it is recorded as an auto_reply bounce and suppresses nothing', async () => {
+    const created = await app.newFeed('kumomta');
+    const reply = {
+      ...record('oob.json'),
+      bounce_classification: 'AutoReply',
+      response: { code: null, enhanced_code: null, content: 'Thank you for your email. I am away until Monday.' },
+    };
+    expect((await send(created, JSON.stringify(reply))).status).toBe(200);
+    await recorded(app, created.account.accountId, 1);
+    expect(await evidence(created)).toEqual([
+      expect.objectContaining({
+        email: 'gone@recipient.example.com',
+        outcome: 'not_suppressed',
+        bounce_type: 'undetermined',
+        bounce_sub_type: 'autoresponder',
+        bounce_category: 'auto_reply',
+      }),
+    ]);
+    expect((await created.account.api.get('/suppressions/gone%40recipient.example.com')).status).toBe(404);
+  });
+
   it('when one message fails transiently on three attempts, then its failures are one event', async () => {
     const created = await app.newFeed('kumomta');
     const failure = record('transient-failure.json');

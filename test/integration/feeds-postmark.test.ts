@@ -143,6 +143,37 @@ describe('Postmark webhooks', () => {
     expect((await created.account.api.get('/suppressions/john%40example.com')).status).toBe(404);
   });
 
+  it('when three automatic replies arrive (two out-of-office, one challenge), then each is recorded as an auto_reply bounce and none suppresses or counts toward the threshold', async () => {
+    const created = await app.newFeed('postmark');
+    const bounce = JSON.parse(fixture('postmark', 'bounce-hard.json'));
+    const replies = [
+      { ID: 64001, Type: 'AutoResponder', TypeCode: 64, Details: 'I am out of the office until 2 December.' },
+      { ID: 64002, Type: 'AutoResponder', TypeCode: 64, Details: '' },
+      { ID: 64003, Type: 'ChallengeVerification', TypeCode: 16384, Details: 'Please verify your message.' },
+    ];
+    for (const reply of replies) {
+      const body = JSON.stringify({ ...bounce, ...reply, Description: 'Automatic email responder.' });
+      expect((await app.send(created.feed, body, credentials(created), scenarios.live())).status).toBe(200);
+    }
+    await recorded(app, created.account.accountId, 3);
+    const filed = await classificationsOf(created);
+    expect(filed).toHaveLength(3);
+    for (const row of filed) {
+      expect(row).toMatchObject({
+        email: 'john@example.com',
+        bounce_type: 'undetermined',
+        bounce_category: 'auto_reply',
+        outcome: 'not_suppressed',
+      });
+    }
+    expect(filed.map((row) => row.bounce_rule).sort()).toEqual([
+      'sub_type:autoresponder',
+      'sub_type:challengeverification',
+      'text:out of the office',
+    ]);
+    expect((await created.account.api.get('/suppressions/john%40example.com')).status).toBe(404);
+  });
+
   it('when the message has the email-id metadata, then it is the source_id', async () => {
     const created = await app.newFeed('postmark');
     const emailId = randomUUID();

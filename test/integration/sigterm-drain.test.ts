@@ -270,7 +270,8 @@ async function lockSuppressions(): Promise<{ release: () => Promise<void> }> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   await client.query('BEGIN');
-  await client.query('LOCK TABLE suppressions IN ACCESS EXCLUSIVE MODE');
+  // The key changes too: the check filter's round waits on them, and then the check on the entries.
+  await client.query('LOCK TABLE suppressions, suppression_key_changes IN ACCESS EXCLUSIVE MODE');
   return {
     release: async () => {
       await client.query('COMMIT');

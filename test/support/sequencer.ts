@@ -8,7 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * from ten seconds up. Most other files take one or two.
  */
 const TIERS = [
-  /\b(?:runSuite|runReplicaBench)\(/,
+  /\b(?:runSuite|runReplicaBench|prepareApiBench)\(/,
   /\bnumRuns\b|\buseBrowser\(/,
   /\b(?:spawnCli|startServiceProcess|sharedBuild|startReplicaCluster|useRedisCluster|startPrometheus)\(/,
 ];

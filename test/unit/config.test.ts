@@ -39,6 +39,7 @@ const DEFAULTS = {
   WEBHOOKS_PRIVATE_CIDRS: [],
   WEBHOOK_DELIVERY_CONCURRENCY: 50,
   WORKERS: ['events', 'batches', 'webhooks'],
+  CHECK_FILTER: 'on',
   CONSOLE_SESSION_HOURS: 8,
 };
 

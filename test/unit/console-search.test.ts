@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchFilters } from '../../console/src/search.js';
+import { searchedAddress, searchFilters } from '../../console/src/search.js';
 
 describe("the console's search box", () => {
   it.each([
@@ -15,5 +15,19 @@ describe("the console's search box", () => {
     ['mail.example.co.uk', { domain: 'mail.example.co.uk' }],
   ])('when "%s" is searched, then the list is asked for %o', (text, filters) => {
     expect(searchFilters(text)).toEqual(filters);
+  });
+});
+
+describe("the address whose history the console's search shows", () => {
+  it.each([
+    ['  Jane@Example.com ', 'jane@example.com'],
+    ['jane*', null],
+    ['jane@exa*', null],
+    ['@example.com', null],
+    ['example.com', null],
+    ['jane', null],
+    ['not an address@', null],
+  ])('when "%s" is searched, then the history asked for is of %s', (text, address) => {
+    expect(searchedAddress(text)).toBe(address);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { classifyBounce } from '../../src/bounces/bounce-classifier.js';
 import { FeedVerificationError } from '../../src/feeds/feed-errors.js';
 import type { MappingContext } from '../../src/feeds/feed-mapping.js';
 import { newKumoMtaCredentials, verifyKumoMta } from '../../src/feeds/providers/kumomta/credentials.js';
@@ -92,6 +93,22 @@ describe('KumoMTA bounces', () => {
       bounce: { type: 'permanent', status: '5.1.1' },
     });
   });
+
+  it.each([
+    ['AutoReply', 'I am away until Monday and will answer your message on my return.', 'out_of_office'],
+    ['ChallengeResponse', 'Your message is held until you click the link below.', 'challenge_response'],
+  ])(
+    'when KumoMTA classifies a reply %s, then it is a bounce with no label of failure that the classifier decides auto_reply',
+    (classification, content, reason) => {
+      const body = changed('oob.json', {
+        bounce_classification: classification,
+        response: { code: null, enhanced_code: null, content, command: null },
+      });
+      const [event] = mapped(JSON.stringify(body)).events;
+      expect(event?.bounce).toMatchObject({ type: 'undetermined', diagnostic: content, provider: 'kumomta' });
+      expect(classifyBounce(event!.bounce!)).toMatchObject({ category: 'auto_reply', reason });
+    },
+  );
 
   it('when the hook logs the email-id meta or header, then it is the source_id, and a tag the scope', () => {
     const emailId = '0f8fad5b-d9cb-469f-a165-70867728950e';

@@ -1,5 +1,6 @@
 import { parse, stringify } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
+import { classifyBounce } from '../../src/bounces/bounce-classifier.js';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { InvalidPayloadError } from '../../src/feeds/feed-errors.js';
 import type { MappedPayload } from '../../src/feeds/feed-mapping.js';
@@ -108,12 +109,33 @@ describe('Postmark bounces and complaints', () => {
   });
 
   it.each([
-    'AutoResponder',
+    [
+      'AutoResponder',
+      'smtp;I am out of the office until Monday and will answer your message on my return.',
+      'out_of_office',
+    ],
+    ['AutoResponder', '', 'out_of_office'],
+    ['ChallengeVerification', 'Please confirm your message by clicking the link below.', 'challenge_response'],
+  ])(
+    'when the bounce Type is %s (details %j), an automatic reply, then it is a bounce with no label of failure that the classifier decides auto_reply',
+    (type, details, reason) => {
+      const [event] = mapped(changed('bounce-hard.json', { Type: type, Details: details })).events;
+      expect(event?.type).toBe('bounce');
+      expect(event?.bounce).toEqual({
+        type: 'undetermined',
+        sub_type: type,
+        diagnostic: details || undefined,
+        provider: 'postmark',
+      });
+      expect(classifyBounce(event!.bounce!)).toMatchObject({ category: 'auto_reply', reason });
+    },
+  );
+
+  it.each([
     'AddressChange',
     'Subscribe',
     'Unsubscribe',
     'OpenRelayTest',
-    'ChallengeVerification',
     'VirusNotification',
     'SpamNotification',
     'ManuallyDeactivated',

@@ -12,6 +12,7 @@ import {
 } from '../bounces.js';
 import { formatTime } from '../format.js';
 import { href } from '../router.js';
+import { OutcomeList } from './bounce-outcomes.js';
 
 /** The reasons the page lists, most frequent first. */
 const TOP_REASONS = 10;
@@ -61,14 +62,11 @@ export function Summary({
             <strong>most likely a problem with your sending, not with these addresses</strong>: check your sending IPs
             and domain against block lists, your SPF, DKIM and DMARC, and what you sent to the domains below.
           </p>
+          <OutcomeList outcomes={summary.outcomes_by_category.sender_blocked} />
           {settings && (
             <p>
-              Bounces of this kind are set to <strong>{ACTION_NAMES[settings.bounce_actions.sender_blocked]}</strong>
-              {settings.bounce_actions.sender_blocked === 'record'
-                ? ', so these addresses were not put on the list.'
-                : settings.bounce_actions.sender_blocked === 'suppress'
-                  ? ': each of these addresses was put on the list, though most of them are probably fine.'
-                  : ': they count toward the soft-bounce threshold.'}{' '}
+              Bounces of this kind are set to <strong>{ACTION_NAMES[settings.bounce_actions.sender_blocked]}</strong>{' '}
+              now; each bounce was handled by the setting of its day.{' '}
               <a href={href('/settings')}>Change it in Settings</a>.
             </p>
           )}

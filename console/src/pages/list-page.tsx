@@ -8,7 +8,8 @@ import { PageHeading } from '../components/page-heading.js';
 import { takeFlash } from '../flash.js';
 import { addresses, originName } from '../format.js';
 import { href, navigate } from '../router.js';
-import { searchFilters } from '../search.js';
+import { searchedAddress, searchFilters } from '../search.js';
+import { SearchHistory, useAddressHistory } from './search-history.js';
 
 export const PAGE_SIZE = 50;
 
@@ -53,6 +54,9 @@ export function ListPage({ query }: { query: URLSearchParams }) {
   const [status, setStatus] = useState<string | null>(() => takeFlash());
   const [reloads, setReloads] = useState(0);
   const [spreadsheetSafe, setSpreadsheetSafe] = useState(false);
+  // The history of a searched address, on the list or not: asked for with the first page only.
+  const address = after || before ? null : searchedAddress(q);
+  const addressHistory = useAddressHistory(address);
 
   useEffect(() => setSearch(q), [q]);
   useEffect(() => setScopeInput(scope), [scope]);
@@ -208,14 +212,19 @@ export function ListPage({ query }: { query: URLSearchParams }) {
         )}
       </div>
 
-      <div class="list" aria-busy={list.loading}>
+      <div class="list" aria-busy={list.loading || addressHistory.loading}>
         {list.loading && <Loading />}
-        {!list.loading && list.page && entries.length === 0 && (
+        {!list.loading && list.page && entries.length === 0 && !addressHistory.loading && !addressHistory.history && (
           <div class="empty">
             {filtered || after || before ? (
               <>
                 <p class="empty-title">Nothing matches</p>
-                <p>No entry matches this search and filter. Check the address or domain, or clear the search.</p>
+                <p>
+                  {address
+                    ? 'The service has no entry and no record of this address: no bounce, complaint or removal.'
+                    : 'No entry matches this search and filter. Check the address or domain, or clear the search.'}
+                </p>
+                {!address && <p>Search a whole address to see its history too, even when it is not on the list.</p>}
               </>
             ) : (
               <>
@@ -235,6 +244,9 @@ export function ListPage({ query }: { query: URLSearchParams }) {
             onToggle={toggle}
             onToggleAll={() => setSelected(allSelected ? new Set() : new Set(entries.map((entry) => entry.id)))}
           />
+        )}
+        {address && !list.loading && (
+          <SearchHistory email={address} state={addressHistory} onList={entries.length > 0} />
         )}
       </div>
 

@@ -139,11 +139,24 @@ function eventBase(
 }
 
 /**
+ * The classes KumoMTA's bounce classifier gives an automatic reply (`AutoReply`, an out-of-office or
+ * vacation mail; `ChallengeResponse`, a challenge-response probe), as the sub-types this service's
+ * classifier reads as `auto_reply`: the mail parser's word for an automatic reply, and Postmark's for
+ * a challenge. An automatic reply says the mailbox is read, never that it is gone.
+ */
+const AUTO_REPLIES = new Map([
+  ['AutoReply', 'autoresponder'],
+  ['ChallengeResponse', 'challengeverification'],
+]);
+
+/**
  * A bounce's label by who answered. A `Bounce` with a receiving server is its permanent refusal; one
  * without is KumoMTA's own decision (its policy, its DNS lookups, its queues), which says nothing by
- * its label and is left to its text and codes. An `OOB` is a report's failed recipient.
+ * its label and is left to its text and codes. An `OOB` is a report's failed recipient. An automatic
+ * reply claims no failure, as the mail parser records one.
  */
 function bounceType(kind: string, record: DeliveryRecord): BounceType {
+  if (AUTO_REPLIES.has(record.bounce_classification ?? '')) return 'undetermined';
   if (kind === 'TransientFailure') return 'transient';
   if (kind === 'Bounce' && !record.peer_address) return 'undetermined';
   return 'permanent';
@@ -155,7 +168,7 @@ function bounceEvents(kind: string, record: DeliveryRecord, context: MappingCont
   const bounce = {
     type: bounceType(kind, record),
     // KumoMTA's own classifier, kept as the provider's finer word beside this service's classification.
-    sub_type: record.bounce_classification || undefined,
+    sub_type: AUTO_REPLIES.get(record.bounce_classification ?? '') ?? (record.bounce_classification || undefined),
     status: enhanced ? `${enhanced.class}.${enhanced.subject}.${enhanced.detail}` : undefined,
     reply_code: code ?? undefined,
     diagnostic: content?.trim() || undefined,

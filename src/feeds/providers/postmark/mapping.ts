@@ -33,16 +33,19 @@ const BOUNCE_TYPES = new Map<string, Outcome>([
   ['Blocked', 'undetermined'],
   ['DMARCPolicy', 'undetermined'],
   ['SpamComplaint', 'complaint'],
-  // Replies, notices and Postmark's own processing, which say nothing about whether the address works:
-  // out-of-office and address-change replies, (un)subscribe requests, open-relay tests, challenge-response,
-  // virus and spam-filter notices, a user's manual deactivation, unconfirmed sign-ups, inbound-hook
-  // failures, and messages Postmark never sent (an SMTP API error, a template that did not render).
-  ['AutoResponder', 'ignored'],
+  // Automatic replies ("Out of Office", "On Vacation"; a challenge-response system asking the sender to
+  // prove itself): recorded as the bounces of the mail parser's automatic replies are, with no label of
+  // failure, and decided from their text and their type, which the classifier reads as `auto_reply`.
+  ['AutoResponder', 'undetermined'],
+  ['ChallengeVerification', 'undetermined'],
+  // Notices and Postmark's own processing, which say nothing about whether the address works:
+  // address-change replies, (un)subscribe requests, open-relay tests, virus and spam-filter notices,
+  // a user's manual deactivation, unconfirmed sign-ups, inbound-hook failures, and messages Postmark
+  // never sent (an SMTP API error, a template that did not render).
   ['AddressChange', 'ignored'],
   ['Subscribe', 'ignored'],
   ['Unsubscribe', 'ignored'],
   ['OpenRelayTest', 'ignored'],
-  ['ChallengeVerification', 'ignored'],
   ['VirusNotification', 'ignored'],
   ['SpamNotification', 'ignored'],
   ['ManuallyDeactivated', 'ignored'],

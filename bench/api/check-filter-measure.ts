@@ -1,0 +1,301 @@
+/**
+ * The check filter in `npm run bench:check`: in the same rounds, the check through the service with
+ * its filter, through a twin service with CHECK_FILTER=off, and the bare indexed query on a pg pool,
+ * with 10 % and 2 % of the checked addresses on the list; and GET /suppressions/{email} of a present
+ * and of an absent address on both services. Also the filter's memory, read from /metrics.
+ */
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ApiBench } from './api-blocks.js';
+import { loadWindow } from './api-blocks.js';
+import type { ChildServer } from './child-server.js';
+import { beforeDeadline, type Deadline } from '../common/deadline.js';
+import { combineLoads, cycle, runLoad, type LoadResult, type LoadWindow } from './http-load.js';
+import { seededEmail, seededRandom } from './seed.js';
+
+const ADDRESSES_PER_CHECK = 1000;
+const CHECK_SETS = 200;
+
+interface Side {
+  addresses_per_s: number;
+  p99_ms: number;
+}
+
+export interface FilterCheckFigures {
+  /** The share of each check's addresses that are on the list. */
+  suppressed_share: number;
+  filtered: Side;
+  unfiltered: Side;
+  bare: Side;
+  /** Filtered over bare, and unfiltered over bare: addresses per second. */
+  ratio: number;
+  unfiltered_ratio: number;
+}
+
+export interface FilterLookupFigures {
+  address: 'present' | 'absent';
+  filtered: { rps: number; p99_ms: number };
+  unfiltered: { rps: number; p99_ms: number };
+}
+
+export interface FilterFigures {
+  checks: FilterCheckFigures[];
+  lookups: FilterLookupFigures[];
+  /** The filtered service's filter as /metrics shows it once built. */
+  entries: number;
+  bytes: number;
+  bytes_per_entry: number;
+  /** Seconds the bench waited, once the services listened, for the filter to be built. */
+  ready_after_s: number;
+}
+
+/** A gauge of a server's /metrics, or undefined when it has no sample. */
+async function gauge(server: ChildServer, name: string): Promise<number | undefined> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Waits until the service's filter is built; resolves with how long that took from now. */
+export async function filterReady(server: ChildServer, deadline: Deadline): Promise<number> {
+  const startedAt = performance.now();
+  const poll = async (): Promise<void> => {
+    while ((await gauge(server, 'suppression_filter_ready')) !== 1) await sleep(100);
+  };
+  await beforeDeadline(deadline, poll());
+  return (performance.now() - startedAt) / 1000;
+}
+
+interface CheckSet {
+  key: number;
+  accountId: string;
+  emails: string[];
+}
+
+/** Sets of 1,000 addresses of one keyed account each, `share` of them on its list, in a fixed shuffle. */
+function checkSets(bench: ApiBench, share: number): CheckSet[] {
+  const { accounts, keyedAccounts, lookupRows } = bench.sizes;
+  const perAccount = Math.floor(lookupRows / accounts);
+  const random = seededRandom(Math.round(share * 100_000));
+  return Array.from({ length: CHECK_SETS }, (_, set) => {
+    const key = set % keyedAccounts;
+    const suppressed = Math.min(Math.round(ADDRESSES_PER_CHECK * share), perAccount);
+    const first = Math.floor(random() * Math.max(1, perAccount - suppressed));
+    const emails = [
+      ...Array.from({ length: suppressed }, (_, index) => seededEmail(key + accounts * (first + index))),
+      ...Array.from(
+        { length: ADDRESSES_PER_CHECK - suppressed },
+        (_, index) => `clean${set}.${index}.${share}@example.org`,
+      ),
+    ];
+    for (let index = emails.length - 1; index > 0; index -= 1) {
+      const other = Math.floor(random() * (index + 1));
+      [emails[index], emails[other]] = [emails[other] as string, emails[index] as string];
+    }
+    return { key, accountId: bench.accountIds[key] as string, emails };
+  });
+}
+
+/** The bare indexed query for the same sets, `connections` at a time: addresses per second and p99 per check. */
+async function bareChecks(bench: ApiBench, sets: CheckSet[], connections: number, window: LoadWindow): Promise<Side> {
+  const next = cycle(sets);
+  const startedAt = performance.now();
+  let left = 'amount' in window ? window.amount : Number.POSITIVE_INFINITY;
+  const more = () => ('amount' in window ? left-- > 0 : performance.now() < startedAt + window.durationS * 1000);
+  const times: number[] = [];
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (more()) {
+        const set = next();
+        const t = performance.now();
+        await bench.db.pool.query({
+          name: 'bench-check-baseline',
+          text: 'SELECT id, account_id, email, origin, source_id, created_at FROM suppressions WHERE account_id = $1 AND email = ANY($2::text[])',
+          values: [set.accountId, set.emails],
+        });
+        times.push(performance.now() - t);
+      }
+    }),
+  );
+  times.sort((a, b) => a - b);
+  const seconds = (performance.now() - startedAt) / 1000;
+  return {
+    addresses_per_s: Math.round((times.length * ADDRESSES_PER_CHECK) / seconds),
+    p99_ms: Math.round((times[Math.min(times.length - 1, Math.floor(0.99 * times.length))] ?? 0) * 100) / 100,
+  };
+}
+
+function ok(what: string, result: LoadResult): LoadResult {
+  if (result.requests === 0 || result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${what}: ${result.requests} requests, ${result.non2xx} not 2xx, ${result.errors} errors`);
+  return result;
+}
+
+const sideOf = (loads: LoadResult[]): Side => {
+  const load = combineLoads(loads);
+  return { addresses_per_s: Math.round(load.okPerSecond * ADDRESSES_PER_CHECK), p99_ms: load.p99Ms };
+};
+
+/** The three sides of the check in alternating rounds, for one share of suppressed addresses. */
+async function measureShare(
+  bench: ApiBench,
+  unfiltered: ChildServer,
+  share: number,
+  deadline: Deadline,
+): Promise<FilterCheckFigures> {
+  const { sizes } = bench;
+  const sets = checkSets(bench, share);
+  const requests = sets.map((set) => ({
+    path: '/suppressions/check',
+    headers: { authorization: `Bearer ${bench.tokens[set.key] as string}` },
+    body: JSON.stringify({ emails: set.emails }),
+  }));
+  const serviceLoad = (server: ChildServer, window: LoadWindow) =>
+    runLoad({
+      url: server.url,
+      connections: sizes.checkConnections,
+      ...window,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      requests,
+    });
+  if (sizes.warmupS > 0) {
+    const warmup = { durationS: sizes.warmupS };
+    await beforeDeadline(deadline, bareChecks(bench, sets, sizes.checkConnections, warmup));
+    await beforeDeadline(deadline, serviceLoad(bench.service, warmup));
+    await beforeDeadline(deadline, serviceLoad(unfiltered, warmup));
+  }
+  const rounds = Math.max(1, sizes.lookupRounds);
+  const window = loadWindow(sizes, Math.max(1, Math.round(sizes.checkS / rounds)), sizes.checkConnections);
+  const filteredLoads: LoadResult[] = [];
+  const unfilteredLoads: LoadResult[] = [];
+  const bare: Side[] = [];
+  const steps = [
+    async () =>
+      filteredLoads.push(ok('filtered check', await beforeDeadline(deadline, serviceLoad(bench.service, window)))),
+    async () =>
+      unfilteredLoads.push(ok('unfiltered check', await beforeDeadline(deadline, serviceLoad(unfiltered, window)))),
+    async () => bare.push(await beforeDeadline(deadline, bareChecks(bench, sets, sizes.checkConnections, window))),
+  ];
+  // Each round runs the three in another order, so that none is always the first after a pause.
+  for (let round = 0; round < rounds; round += 1)
+    for (let step = 0; step < steps.length; step += 1)
+      await (steps[(round + step) % steps.length] as () => Promise<unknown>)();
+  const filtered = sideOf(filteredLoads);
+  const plain = sideOf(unfilteredLoads);
+  const bareSide = {
+    addresses_per_s: Math.round(bare.reduce((sum, side) => sum + side.addresses_per_s, 0) / bare.length),
+    p99_ms: Math.max(...bare.map((side) => side.p99_ms)),
+  };
+  const round3 = (value: number) => Math.round(value * 1000) / 1000;
+  return {
+    suppressed_share: share,
+    filtered,
+    unfiltered: plain,
+    bare: bareSide,
+    ratio: round3(filtered.addresses_per_s / bareSide.addresses_per_s),
+    unfiltered_ratio: round3(plain.addresses_per_s / bareSide.addresses_per_s),
+  };
+}
+
+/** GET /suppressions/{email} of entries (present) or of addresses on no list (absent), on both services in turns. */
+async function measureLookups(
+  bench: ApiBench,
+  unfiltered: ChildServer,
+  deadline: Deadline,
+): Promise<FilterLookupFigures[]> {
+  const { sizes } = bench;
+  const perAccount = Math.floor(sizes.lookupRows / sizes.accounts);
+  const random = seededRandom(777);
+  const lookupsOf = (present: boolean) =>
+    Array.from({ length: 200 }, (_, index) => {
+      const key = Math.floor(random() * sizes.keyedAccounts);
+      const email = present
+        ? seededEmail(key + sizes.accounts * Math.floor(random() * perAccount))
+        : `absent${index}@example.org`;
+      return {
+        path: `/suppressions/${encodeURIComponent(email)}`,
+        headers: { authorization: `Bearer ${bench.tokens[key]}` },
+      };
+    });
+  const figures: FilterLookupFigures[] = [];
+  for (const address of ['present', 'absent'] as const) {
+    const requests = lookupsOf(address === 'present');
+    const load = (server: ChildServer, window: LoadWindow) =>
+      runLoad({ url: server.url, connections: sizes.connections, ...window, requests });
+    const window = loadWindow(sizes, Math.max(1, Math.round(sizes.loadS / 6)), sizes.connections);
+    const runs = { filtered: [] as LoadResult[], unfiltered: [] as LoadResult[] };
+    for (const [name, server] of [
+      ['filtered', bench.service],
+      ['unfiltered', unfiltered],
+      ['unfiltered', unfiltered],
+      ['filtered', bench.service],
+    ] as const) {
+      const result = await beforeDeadline(deadline, load(server, window));
+      const expected = address === 'present' ? result.okPerSecond : result.rps;
+      if (result.requests === 0 || result.errors > 0 || expected === 0)
+        throw new Error(
+          `${address} lookup on the ${name} service: ${result.requests} requests, ${result.non2xx} not 2xx, ${result.errors} errors`,
+        );
+      runs[name].push(result);
+    }
+    const side = (loads: LoadResult[]) => {
+      const combined = combineLoads(loads);
+      return { rps: Math.round(combined.rps), p99_ms: combined.p99Ms };
+    };
+    figures.push({ address, filtered: side(runs.filtered), unfiltered: side(runs.unfiltered) });
+  }
+  return figures;
+}
+
+/** The check at 10 % and 2 % suppressed on the three sides, the lookups, and the filter's memory. */
+export async function measureFilter(
+  bench: ApiBench,
+  unfiltered: ChildServer,
+  readyAfterS: number,
+  deadline: Deadline,
+): Promise<FilterFigures> {
+  const checks: FilterCheckFigures[] = [];
+  for (const share of [0.1, 0.02]) checks.push(await measureShare(bench, unfiltered, share, deadline));
+  const lookups = await measureLookups(bench, unfiltered, deadline);
+  const entries = (await gauge(bench.service, 'suppression_filter_entries')) ?? 0;
+  const bytes = (await gauge(bench.service, 'suppression_filter_bytes')) ?? 0;
+  return {
+    checks,
+    lookups,
+    entries,
+    bytes,
+    bytes_per_entry: entries === 0 ? 0 : Math.round((bytes / entries) * 1000) / 1000,
+    ready_after_s: Math.round(readyAfterS * 10) / 10,
+  };
+}
+
+/** The figures as rows of a markdown table. */
+export function filterRows(figures: FilterFigures): string[][] {
+  const rate = (side: Side) => `${side.addresses_per_s.toLocaleString('en-US')} /s, p99 ${side.p99_ms} ms`;
+  return [
+    ...figures.checks.map((check) => [
+      `check, ${Math.round(check.suppressed_share * 100)} % suppressed`,
+      rate(check.filtered),
+      rate(check.unfiltered),
+      rate(check.bare),
+      `${check.ratio} (off: ${check.unfiltered_ratio})`,
+    ]),
+    ...figures.lookups.map((lookup) => [
+      `lookup of a ${lookup.address} address`,
+      `${lookup.filtered.rps.toLocaleString('en-US')} /s, p99 ${lookup.filtered.p99_ms} ms`,
+      `${lookup.unfiltered.rps.toLocaleString('en-US')} /s, p99 ${lookup.unfiltered.p99_ms} ms`,
+      '',
+      String(Math.round((lookup.filtered.rps / lookup.unfiltered.rps) * 1000) / 1000),
+    ]),
+    [
+      'filter memory',
+      `${figures.bytes.toLocaleString('en-US')} bytes for ${figures.entries.toLocaleString('en-US')} keys (${figures.bytes_per_entry} a key)`,
+      '',
+      '',
+      `built ${figures.ready_after_s} s after start`,
+    ],
+  ];
+}
+
+export const FILTER_HEADER = ['figure', 'filter', 'CHECK_FILTER=off', 'bare SQL', 'filter ÷ bare'];
