@@ -42,6 +42,8 @@ export class SuppressionListContainer extends GenericContainer {
         NODE_ENV: 'development',
         HOST: '0.0.0.0',
         PORT: String(HTTP_PORT),
+        // A test's bursts of requests (polling for an event's outcome) are not a tenant to slow down.
+        RATE_LIMIT_PER_SECOND: '1000',
       })
       // An HTTP check runs from the test's side, so the image needs no shell (a port check runs one in it).
       .withWaitStrategy(Wait.forHttp('/ready', HTTP_PORT).forStatusCode(200))
