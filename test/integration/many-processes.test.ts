@@ -45,6 +45,11 @@ describe('two API processes and three worker processes from the built entry poin
   it('when one account sends twice its limit at once across both API processes, then the limit is served and no second serves more', async () => {
     const { token } = await newAccount(database.db);
     const urls = apis.map((api) => api.url as string);
+    // As a load balancer would: until /ready, a process may not have reached Redis yet, and its
+    // limiter lets requests through rather than refuse everyone.
+    for (const url of urls) {
+      await eventually(async () => (await fetch(`${url}/ready`)).status === 200, 20_000, `${url}/ready`);
+    }
 
     const started = performance.now();
     const statuses = await Promise.all(

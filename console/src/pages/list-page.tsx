@@ -14,6 +14,8 @@ import { SearchHistory, useAddressHistory } from './search-history.js';
 export const PAGE_SIZE = 50;
 
 interface ListState {
+  /** The query the state answers: until the effect has asked for a new one, the old answer counts as loading. */
+  key: string;
   loading: boolean;
   page: SuppressionPage | null;
   error: string | null;
@@ -46,13 +48,15 @@ export function ListPage({ query }: { query: URLSearchParams }) {
   const before = query.get('before') ?? '';
   const [search, setSearch] = useState(q);
   const [scopeInput, setScopeInput] = useState(scope);
-  const [list, setList] = useState<ListState>({ loading: true, page: null, error: null });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
   const [removing, setRemoving] = useState(false);
   const [reason, setReason] = useState('');
   const [status, setStatus] = useState<string | null>(() => takeFlash());
   const [reloads, setReloads] = useState(0);
+  const listKey = JSON.stringify([q, origin, scope, after, before, reloads]);
+  const [listState, setList] = useState<ListState>({ key: listKey, loading: true, page: null, error: null });
+  const list = listState.key === listKey ? listState : { ...listState, loading: true };
   const [spreadsheetSafe, setSpreadsheetSafe] = useState(false);
   // The history of a searched address, on the list or not: asked for with the first page only.
   const address = after || before ? null : searchedAddress(q);
@@ -63,7 +67,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
 
   useEffect(() => {
     let current = true;
-    setList((previous) => ({ ...previous, loading: true, error: null }));
+    setList((previous) => ({ ...previous, key: listKey, loading: true, error: null }));
     const params = new URLSearchParams({ limit: String(PAGE_SIZE), ...searchFilters(q) });
     if (origin) params.set('origin', origin);
     if (scope) params.set('scope', scope);
@@ -72,17 +76,24 @@ export function ListPage({ query }: { query: URLSearchParams }) {
     request<SuppressionPage>('GET', `${API}?${params.toString()}`).then(
       (page) => {
         if (!current) return;
-        setList({ loading: false, page, error: null });
+        setList({ key: listKey, loading: false, page, error: null });
         setSelected(new Set());
       },
       (error: unknown) => {
-        if (current) setList({ loading: false, page: null, error: `The list could not be read: ${messageOf(error)}` });
+        if (current) {
+          setList({
+            key: listKey,
+            loading: false,
+            page: null,
+            error: `The list could not be read: ${messageOf(error)}`,
+          });
+        }
       },
     );
     return () => {
       current = false;
     };
-  }, [q, origin, scope, after, before, reloads]);
+  }, [q, origin, scope, after, before, reloads, listKey]);
 
   function go(params: ListParams): void {
     setStatus(null);

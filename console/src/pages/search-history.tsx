@@ -20,27 +20,42 @@ export interface AddressHistory {
  * suppressed?" is answered by the same search.
  */
 export function useAddressHistory(email: string | null): AddressHistory {
-  const [state, setState] = useState<AddressHistory>({ loading: email !== null, history: null, error: null });
+  // Each answer remembers the address it is for: on the render where the search changes, before
+  // the effect below asks, the state still holds the last address's answer and counts as loading.
+  const [state, setState] = useState<AddressHistory & { email: string | null }>({
+    email: null,
+    loading: false,
+    history: null,
+    error: null,
+  });
   useEffect(() => {
     if (email === null) {
-      setState({ loading: false, history: null, error: null });
+      setState({ email, loading: false, history: null, error: null });
       return;
     }
     let current = true;
-    setState({ loading: true, history: null, error: null });
+    setState({ email, loading: true, history: null, error: null });
     request<AuditRecordPage>('GET', `${API}/${encodeURIComponent(email)}/events?limit=${SEARCH_HISTORY_LIMIT}`).then(
-      (history) => current && setState({ loading: false, history, error: null }),
+      (history) => current && setState({ email, loading: false, history, error: null }),
       (error: unknown) => {
         if (!current) return;
         // 404: neither an entry nor a record names the address.
-        if (error instanceof ApiError && error.status === 404) setState({ loading: false, history: null, error: null });
-        else setState({ loading: false, history: null, error: `Its history could not be read: ${messageOf(error)}` });
+        if (error instanceof ApiError && error.status === 404)
+          setState({ email, loading: false, history: null, error: null });
+        else
+          setState({
+            email,
+            loading: false,
+            history: null,
+            error: `Its history could not be read: ${messageOf(error)}`,
+          });
       },
     );
     return () => {
       current = false;
     };
   }, [email]);
+  if (state.email !== email) return { loading: email !== null, history: null, error: null };
   return state;
 }
 
