@@ -37,13 +37,17 @@ export type RebuildReason = 'capacity' | 'stale' | 'false_positives';
  * list" from memory, "maybe" otherwise. A removal clears nothing; its bits stay until a rebuild.
  *
  * An account is named in its keys by a short number of this filter's own, not its 36-character id:
- * the hash reads every character of a key, so a key half as long costs half as much.
+ * the hash reads every character of a key, so a key half as long costs half as much. The named
+ * scopes each account has held a key in are kept beside the bits: a check in a scope the account
+ * has no entry in probes only the whole account's key, not a second one that cannot be there.
  */
 export class KeyFilter {
   /** The keys it was sized for: past them, its false-positive rate passes 0.82 %. */
   readonly capacity: number;
   private readonly bloom: BloomFilter;
   private readonly accounts = new Map<string, string>();
+  /** `account\nscope` for every named scope (and `ANY_NAMED_SCOPE`) an account has held a key in since the build. */
+  private readonly namedScopes = new Set<string>();
   /** Keys added, counting an entry of a named scope twice (its own key and `ANY_NAMED_SCOPE`'s). */
   private added = 0;
   /** Entries removed since the build: their bits stay. */
@@ -69,6 +73,8 @@ export class KeyFilter {
     if (scope === '') return;
     this.bloom.add(`${account}\n${ANY_NAMED_SCOPE}\n${email}`);
     this.added += 1;
+    this.namedScopes.add(`${account}\n${scope}`);
+    this.namedScopes.add(`${account}\n${ANY_NAMED_SCOPE}`);
   }
 
   removed(entries: number): void {
@@ -80,7 +86,10 @@ export class KeyFilter {
     const account = this.accounts.get(accountId);
     // An account none of whose entries was ever added has no key at all.
     if (account === undefined) return emails.map(() => false);
-    const prefixes = scopes.map((scope) => `${account}\n${scope}\n`);
+    const prefixes = scopes
+      .filter((scope) => scope === '' || this.namedScopes.has(`${account}\n${scope}`))
+      .map((scope) => `${account}\n${scope}\n`);
+    if (prefixes.length === 0) return emails.map(() => false);
     return emails.map((email) => prefixes.some((prefix) => this.bloom.test(prefix + email)));
   }
 

@@ -31,6 +31,20 @@ describe('the key filter', () => {
     expect(filter.mayHold(randomUUID(), ['', 'newsletter'], ['jane@example.com'])).toEqual([false]);
   });
 
+  it("when an account has never held a key in a named scope, then a check in that scope asks only for the whole account's key, however full the bits", () => {
+    const filter = new KeyFilter(10);
+    // Far past its capacity: nearly every bit is set, so any key that is probed reads "maybe".
+    for (const email of emails(100_000, 'full')) filter.add(account, 'newsletter', email);
+    const other = randomUUID();
+    filter.add(other, '', 'bob@example.com');
+
+    expect(filter.mayHold(account, ['newsletter'], ['never@example.com'])).toEqual([true]);
+    expect(filter.mayHold(account, [ANY_NAMED_SCOPE], ['never@example.com'])).toEqual([true]);
+    expect(filter.mayHold(account, ['promotions'], ['never@example.com'])).toEqual([false]);
+    expect(filter.mayHold(other, [ANY_NAMED_SCOPE], ['never@example.com'])).toEqual([false]);
+    expect(filter.mayHold(other, ['', 'promotions'], ['bob@example.com'])).toEqual([true]);
+  });
+
   it('when it holds more keys than it was sized for, then it asks to be built again for its capacity', () => {
     const filter = new KeyFilter(0);
     for (const email of emails(filter.capacity, 'full')) filter.add(account, '', email);
