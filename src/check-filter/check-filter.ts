@@ -229,8 +229,14 @@ export function startCheckFilter(options: CheckFilterOptions): CheckFilter {
         if (!early) return state.filter.mayHold(accountId, scopes, emails);
         // Nothing was added since: the early answer is the round's.
         if (state.filter === before && state.filter.keys === keysBefore) return early;
-        const after = state.filter.mayHold(accountId, scopes, emails);
-        return after.map((may, index) => may || (early[index] as boolean));
+        // Only the addresses it showed absent can have changed: a "maybe" stays one.
+        const after = state.filter.mayHold(
+          accountId,
+          scopes,
+          emails.filter((_, index) => !early[index]),
+        );
+        let next = 0;
+        return early.map((may) => may || (after[next++] as boolean));
       });
       return { early, settled };
     },
