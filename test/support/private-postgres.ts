@@ -36,12 +36,13 @@ export interface PrivateServers {
   readonly root: string;
   /** Runs one of PostgreSQL's programs (initdb, pg_ctl, pg_basebackup), as `postgres` when this process is root. */
   program(name: string, args: string[]): Promise<void>;
-  /** A server whose data directory `dir` (under the root) is made by the caller before its start. */
+  /** A server whose data directory, `name` under the root, the caller makes (initdb, pg_basebackup) before its first start. */
   server(name: string, port: number): PrivateServer;
   /** Stops every running server at once and deletes the directory. */
   remove: () => Promise<void>;
 }
 
+/** The one value (a column named `value`) of a statement run on a connection of its own. */
 export async function oneValue<T>(url: string, sql: string): Promise<T> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
   try {
@@ -53,6 +54,7 @@ export async function oneValue<T>(url: string, sql: string): Promise<T> {
   }
 }
 
+/** Resolves once `check` holds, asking every 50 ms; a check that throws counts as not yet. */
 export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(50)) {
     if (await check().catch(() => false)) return;
