@@ -27,6 +27,8 @@ export interface PrivateServer {
   readonly port: number;
   /** The URL of one of its databases. */
   urlFor: (database: string) => string;
+  /** Makes its data directory with `initdb`: a new, empty cluster. */
+  initdb(): Promise<void>;
   start(): Promise<void>;
   stop(mode: StopMode): Promise<void>;
 }
@@ -36,7 +38,7 @@ export interface PrivateServers {
   readonly root: string;
   /** Runs one of PostgreSQL's programs (initdb, pg_ctl, pg_basebackup), as `postgres` when this process is root. */
   program(name: string, args: string[]): Promise<void>;
-  /** A server whose data directory, `name` under the root, the caller makes (initdb, pg_basebackup) before its first start. */
+  /** A server whose data directory is `name` under the root, made by `initdb()` or by the caller (`pg_basebackup`) before its first start. */
   server(name: string, port: number): PrivateServer;
   /** Stops every running server at once and deletes the directory. */
   remove: () => Promise<void>;
@@ -89,6 +91,7 @@ export async function privateServers(prefix: string): Promise<PrivateServers> {
     const self: PrivateServer = {
       port,
       urlFor: (database) => databaseUrlFor(`postgres://postgres@127.0.0.1:${port}/postgres`, database),
+      initdb: () => program('initdb', ['-D', dir, '-U', 'postgres', '--auth=trust', '--no-sync']),
       async start() {
         const settings = [`port=${port}`, 'listen_addresses=127.0.0.1', `unix_socket_directories=${root}`, 'fsync=off'];
         running.set(name, self);
@@ -139,14 +142,7 @@ export async function startPrivatePrimary(): Promise<PrivatePrimary> {
   const servers = await privateServers('sl-primary-');
   const primary = servers.server('primary', await freePort());
   try {
-    await servers.program('initdb', [
-      '-D',
-      join(servers.root, 'primary'),
-      '-U',
-      'postgres',
-      '--auth=trust',
-      '--no-sync',
-    ]);
+    await primary.initdb();
     await primary.start();
   } catch (error) {
     await servers.remove();

@@ -37,14 +37,7 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
     (await oneValue<boolean>(replicaUrl, 'SELECT pg_is_in_recovery() AS value')) === true;
 
   try {
-    await servers.program('initdb', [
-      '-D',
-      join(servers.root, 'primary'),
-      '-U',
-      'postgres',
-      '--auth=trust',
-      '--no-sync',
-    ]);
+    await primary.initdb();
     await primary.start();
     await servers.program('pg_basebackup', [
       '-D',
