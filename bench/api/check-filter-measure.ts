@@ -7,19 +7,22 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiBench } from './api-blocks.js';
-import { loadWindow } from './api-blocks.js';
+import { checkLoad, loadWindow } from './api-blocks.js';
 import type { ChildServer } from './child-server.js';
 import { beforeDeadline, type Deadline } from '../common/deadline.js';
-import { combineLoads, cycle, runLoad, type LoadResult, type LoadWindow } from './http-load.js';
+import {
+  ADDRESSES_PER_CHECK,
+  bareChecks,
+  loadChecks,
+  checkRequests,
+  checkSets,
+  inTurns,
+  type BareChecks,
+} from './check-load.js';
+import { combineLoads, runLoad, type LoadResult, type LoadWindow } from './http-load.js';
 import { seededEmail, seededRandom } from './seed.js';
 
-const ADDRESSES_PER_CHECK = 1000;
-const CHECK_SETS = 200;
-
-interface Side {
-  addresses_per_s: number;
-  p99_ms: number;
-}
+type Side = BareChecks;
 
 export interface FilterCheckFigures {
   /** The share of each check's addresses that are on the list. */
@@ -66,71 +69,6 @@ export async function filterReady(server: ChildServer, deadline: Deadline): Prom
   return (performance.now() - startedAt) / 1000;
 }
 
-interface CheckSet {
-  key: number;
-  accountId: string;
-  emails: string[];
-}
-
-/** Sets of 1,000 addresses of one keyed account each, `share` of them on its list, in a fixed shuffle. */
-function checkSets(bench: ApiBench, share: number): CheckSet[] {
-  const { accounts, keyedAccounts, lookupRows } = bench.sizes;
-  const perAccount = Math.floor(lookupRows / accounts);
-  const random = seededRandom(Math.round(share * 100_000));
-  return Array.from({ length: CHECK_SETS }, (_, set) => {
-    const key = set % keyedAccounts;
-    const suppressed = Math.min(Math.round(ADDRESSES_PER_CHECK * share), perAccount);
-    const first = Math.floor(random() * Math.max(1, perAccount - suppressed));
-    const emails = [
-      ...Array.from({ length: suppressed }, (_, index) => seededEmail(key + accounts * (first + index))),
-      ...Array.from(
-        { length: ADDRESSES_PER_CHECK - suppressed },
-        (_, index) => `clean${set}.${index}.${share}@example.org`,
-      ),
-    ];
-    for (let index = emails.length - 1; index > 0; index -= 1) {
-      const other = Math.floor(random() * (index + 1));
-      [emails[index], emails[other]] = [emails[other] as string, emails[index] as string];
-    }
-    return { key, accountId: bench.accountIds[key] as string, emails };
-  });
-}
-
-/** The bare indexed query for the same sets, `connections` at a time: addresses per second and p99 per check. */
-async function bareChecks(bench: ApiBench, sets: CheckSet[], connections: number, window: LoadWindow): Promise<Side> {
-  const next = cycle(sets);
-  const startedAt = performance.now();
-  let left = 'amount' in window ? window.amount : Number.POSITIVE_INFINITY;
-  const more = () => ('amount' in window ? left-- > 0 : performance.now() < startedAt + window.durationS * 1000);
-  const times: number[] = [];
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (more()) {
-        const set = next();
-        const t = performance.now();
-        await bench.db.pool.query({
-          name: 'bench-check-baseline',
-          text: 'SELECT id, account_id, email, origin, source_id, created_at FROM suppressions WHERE account_id = $1 AND email = ANY($2::text[])',
-          values: [set.accountId, set.emails],
-        });
-        times.push(performance.now() - t);
-      }
-    }),
-  );
-  times.sort((a, b) => a - b);
-  const seconds = (performance.now() - startedAt) / 1000;
-  return {
-    addresses_per_s: Math.round((times.length * ADDRESSES_PER_CHECK) / seconds),
-    p99_ms: Math.round((times[Math.min(times.length - 1, Math.floor(0.99 * times.length))] ?? 0) * 100) / 100,
-  };
-}
-
-function ok(what: string, result: LoadResult): LoadResult {
-  if (result.requests === 0 || result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${what}: ${result.requests} requests, ${result.non2xx} not 2xx, ${result.errors} errors`);
-  return result;
-}
-
 const sideOf = (loads: LoadResult[]): Side => {
   const load = combineLoads(loads);
   return { addresses_per_s: Math.round(load.okPerSecond * ADDRESSES_PER_CHECK), p99_ms: load.p99Ms };
@@ -145,47 +83,31 @@ async function measureShare(
 ): Promise<FilterCheckFigures> {
   const { sizes } = bench;
   const sets = checkSets(bench, share);
-  const requests = sets.map((set) => ({
-    path: '/suppressions/check',
-    headers: { authorization: `Bearer ${bench.tokens[set.key] as string}` },
-    body: JSON.stringify({ emails: set.emails }),
-  }));
-  const serviceLoad = (server: ChildServer, window: LoadWindow) =>
-    runLoad({
-      url: server.url,
-      connections: sizes.checkConnections,
-      ...window,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      requests,
-    });
+  const requests = checkRequests(bench, sets);
+  const bare = (window: LoadWindow) => bareChecks(bench, sets, sizes.checkConnections, window);
   if (sizes.warmupS > 0) {
     const warmup = { durationS: sizes.warmupS };
-    await beforeDeadline(deadline, bareChecks(bench, sets, sizes.checkConnections, warmup));
-    await beforeDeadline(deadline, serviceLoad(bench.service, warmup));
-    await beforeDeadline(deadline, serviceLoad(unfiltered, warmup));
+    await beforeDeadline(deadline, bare(warmup));
+    await beforeDeadline(deadline, loadChecks(bench, bench.service.url, warmup, requests));
+    await beforeDeadline(deadline, loadChecks(bench, unfiltered.url, warmup, requests));
   }
   const rounds = Math.max(1, sizes.lookupRounds);
   const window = loadWindow(sizes, Math.max(1, Math.round(sizes.checkS / rounds)), sizes.checkConnections);
   const filteredLoads: LoadResult[] = [];
   const unfilteredLoads: LoadResult[] = [];
-  const bare: Side[] = [];
-  const steps = [
-    async () =>
-      filteredLoads.push(ok('filtered check', await beforeDeadline(deadline, serviceLoad(bench.service, window)))),
-    async () =>
-      unfilteredLoads.push(ok('unfiltered check', await beforeDeadline(deadline, serviceLoad(unfiltered, window)))),
-    async () => bare.push(await beforeDeadline(deadline, bareChecks(bench, sets, sizes.checkConnections, window))),
-  ];
-  // Each round runs the three in another order, so that none is always the first after a pause.
-  for (let round = 0; round < rounds; round += 1)
-    for (let step = 0; step < steps.length; step += 1)
-      await (steps[(round + step) % steps.length] as () => Promise<unknown>)();
+  const bareSides: Side[] = [];
+  const load = async (what: string, url: string) =>
+    checkLoad(what, await beforeDeadline(deadline, loadChecks(bench, url, window, requests)));
+  await inTurns(rounds, [
+    async () => filteredLoads.push(await load('filtered check', bench.service.url)),
+    async () => unfilteredLoads.push(await load('unfiltered check', unfiltered.url)),
+    async () => bareSides.push(await beforeDeadline(deadline, bare(window))),
+  ]);
   const filtered = sideOf(filteredLoads);
   const plain = sideOf(unfilteredLoads);
   const bareSide = {
-    addresses_per_s: Math.round(bare.reduce((sum, side) => sum + side.addresses_per_s, 0) / bare.length),
-    p99_ms: Math.max(...bare.map((side) => side.p99_ms)),
+    addresses_per_s: Math.round(bareSides.reduce((sum, side) => sum + side.addresses_per_s, 0) / bareSides.length),
+    p99_ms: Math.max(...bareSides.map((side) => side.p99_ms)),
   };
   const round3 = (value: number) => Math.round(value * 1000) / 1000;
   return {

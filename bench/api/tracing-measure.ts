@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeDeadline, type Deadline } from '../common/deadline.js';
 import { checkLoad, loadWindow, lookupPairs, type ApiBench } from './api-blocks.js';
-import { checkSets } from './check-measure.js';
+import { checkRequests, checkSets, loadChecks } from './check-load.js';
 import { combineLoads, cycle, runLoad, type LoadResult, type LoadWindow } from './http-load.js';
 
 /** A collector that takes OTLP/HTTP exports and keeps only their count and size. */
@@ -110,20 +110,8 @@ export async function measureTracing(bench: ApiBench, sink: SpanSink, deadline: 
       },
     });
   };
-  const checkRequests = checkSets(bench).map((set) => ({
-    path: '/suppressions/check',
-    headers: { authorization: `Bearer ${bench.tokens[set.key] as string}` },
-    body: JSON.stringify({ emails: set.emails }),
-  }));
-  const check = (url: string) => (window: LoadWindow) =>
-    runLoad({
-      url,
-      connections: sizes.checkConnections,
-      ...window,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      requests: checkRequests,
-    });
+  const requests = checkRequests(bench, checkSets(bench));
+  const check = (url: string) => (window: LoadWindow) => loadChecks(bench, url, window, requests);
   const rounds = Math.max(2, sizes.lookupRounds);
   const lookupRound = loadWindow(sizes, Math.max(1, Math.round(sizes.loadS / rounds)), sizes.connections);
   const checkRound = loadWindow(sizes, Math.max(1, Math.round(sizes.checkS / rounds)), sizes.checkConnections);
