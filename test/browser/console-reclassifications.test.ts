@@ -1,31 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
-import { createLogger } from '../../src/logger.js';
 import { addSuppressions } from '../../src/suppressions/suppression-repository.js';
-import { startMaintenanceWorker, type MaintenanceWorker } from '../../workers/maintenance-worker.js';
 import { apiClient } from '../support/api-client.js';
 import { expectAccessible, useBrowser } from '../support/browser.js';
 import { uniqueEmail } from '../support/emails.js';
-import { queueConfig } from '../support/test-config.js';
+import { useMaintenanceWorkerBeside } from '../support/test-maintenance-worker.js';
 import { useTestApp } from '../support/test-app.js';
 import { accountNamed, signInToConsole, type ConsoleAccount } from './console-fixtures.js';
 
 const app = useTestApp({ redis: 'live', queues: true, console: { dir: inject('consoleDir') } });
 const browser = useBrowser();
-let worker: MaintenanceWorker;
-
-beforeAll(() => {
-  worker = startMaintenanceWorker(
-    queueConfig(app.maintenance.prefix),
-    { db: app.database.db, logger: createLogger('silent'), connection: app.maintenance.connection },
-    { expiryEveryMs: 3_600_000 },
-  );
-});
-afterAll(async () => {
-  await worker.close();
-});
+useMaintenanceWorkerBeside(app);
 
 const SPAMHAUS = 'smtp; 554 5.7.1 Service unavailable; Client host [203.0.113.7] blocked using zen.spamhaus.org';
 const UNKNOWN_USER = 'smtp; 550 5.1.1 <x@example.com>: Recipient address rejected: User unknown';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLASSIFIER_VERSION } from '../../src/bounces/bounce-classifier.js';
 import { runReclassification } from '../../src/bounces/reclassify.js';
 import { listReclassificationEntries } from '../../src/bounces/reclassification-entries.js';
@@ -10,29 +10,16 @@ import { createWebhook } from '../../src/webhooks/webhook-repository.js';
 import { newId } from '../../src/domain/ids.js';
 import { parseSuppressionEvent } from '../../src/events/event-schema.js';
 import { recordEventBatch } from '../../src/events/record-event-batch.js';
-import { createLogger } from '../../src/logger.js';
-import { startMaintenanceWorker, type MaintenanceWorker } from '../../workers/maintenance-worker.js';
 import { expectError, type ApiClient } from '../support/api-client.js';
 import { uniqueEmail } from '../support/emails.js';
 import { sleep } from '../support/sleep.js';
 import { newApiAccount, useTestApp } from '../support/test-app.js';
 import { bounceEvent, complaintEvent } from '../support/test-events.js';
 import { eventually } from '../support/test-queue.js';
-import { queueConfig } from '../support/test-config.js';
+import { useMaintenanceWorkerBeside } from '../support/test-maintenance-worker.js';
 
 const app = useTestApp({ queues: true });
-let worker: MaintenanceWorker;
-
-beforeAll(() => {
-  worker = startMaintenanceWorker(
-    queueConfig(app.maintenance.prefix),
-    { db: app.database.db, logger: createLogger('silent'), connection: app.maintenance.connection },
-    { expiryEveryMs: 3_600_000 },
-  );
-});
-afterAll(async () => {
-  await worker.close();
-});
+useMaintenanceWorkerBeside(app);
 
 const SPAMHAUS = '554 5.7.1 Service unavailable; Client host [203.0.113.7] blocked using zen.spamhaus.org';
 const UNKNOWN_USER = '550 5.1.1 <x@example.com>: Recipient address rejected: User unknown';
