@@ -1,23 +1,28 @@
 import { Gauge, type Registry } from 'prom-client';
 import { withTimeout } from './with-timeout.js';
 
-/** What the check filter shows at a scrape, read from it (the filter is a feature the metrics do not import). */
+/** The check filter's state as it shows it: stated here, since the metrics import no feature. */
+export interface FilterStatus {
+  ready: boolean;
+  keys: number;
+  /** The filter's bit set, and the one being built beside it. */
+  bytes: number;
+  estimatedFalsePositiveRate: number;
+  measuredFalsePositiveRate: number;
+  /** How long ago the last round that succeeded began: the filter holds every change committed before then. */
+  lagSeconds: number;
+}
+
+/** What the check filter shows at a scrape, read from it. */
 export interface FilterReadings {
-  status(): {
-    ready: boolean;
-    keys: number;
-    bytes: number;
-    estimatedFalsePositiveRate: number;
-    measuredFalsePositiveRate: number;
-    lagSeconds: number;
-  };
+  status(): FilterStatus;
   /** Keys and removals committed that it has not read; undefined while it is built. */
   changesBehind(): Promise<number | undefined>;
 }
 
 /** The filter's state, read at each scrape. */
 export function filterGauges(registry: Registry, filter: FilterReadings): void {
-  const gauge = (name: string, help: string, read: (status: ReturnType<FilterReadings['status']>) => number) =>
+  const gauge = (name: string, help: string, read: (status: FilterStatus) => number) =>
     new Gauge({
       name,
       help,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import type { FilterStatus } from '../filter-gauges.js';
 import type { Logger } from '../logger.js';
 import { CHANGE_RETENTION } from './change-retention.js';
 import { REBUILD_BOUNDS, type RebuildBounds, type RebuildReason } from './key-filter.js';
@@ -67,17 +68,6 @@ export interface CheckFilterOptions {
   tuning?: Partial<CheckFilterTuning>;
 }
 
-export interface CheckFilterStatus {
-  ready: boolean;
-  keys: number;
-  /** The filter's bit set, and the one being built beside it. */
-  bytes: number;
-  estimatedFalsePositiveRate: number;
-  measuredFalsePositiveRate: number;
-  /** How long ago the last round that succeeded began: the filter holds every change committed before then. */
-  lagSeconds: number;
-}
-
 export interface CheckFilter {
   /**
    * For each address, whether any of its keys in these stored scopes may be on the list, as of a
@@ -97,7 +87,7 @@ export interface CheckFilter {
   ): { early: boolean[] | undefined; settled: Promise<boolean[] | undefined> };
   /** What the database made of the addresses of a screen. */
   answered(counts: AnswerCounts): void;
-  status(): CheckFilterStatus;
+  status(): FilterStatus;
   /** Keys and removals committed that the filter has not read; undefined while it is built. */
   changesBehind(): Promise<number | undefined>;
   /** Resolves once the filter is built and current: for tests and benchmarks. */
