@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { API, messageOf, ORIGINS, request, type SuppressionPage } from '../api.js';
+import { API, messageOf, ORIGINS, request } from '../api.js';
 import { ComplaintReason } from '../components/complaint-reason.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { EntriesTable } from '../components/entries-table.js';
@@ -8,21 +8,9 @@ import { PageHeading } from '../components/page-heading.js';
 import { takeFlash } from '../flash.js';
 import { addresses, originName } from '../format.js';
 import { href, navigate } from '../router.js';
-import { searchedAddress, searchFilters } from '../search.js';
+import { searchedAddress } from '../search.js';
+import { useListQuery, type ListParams } from './list-query.js';
 import { SearchHistory, useAddressHistory } from './search-history.js';
-
-export const PAGE_SIZE = 50;
-
-interface ListState {
-  /** The query the state answers: until the effect has asked for a new one, the old answer counts as loading. */
-  key: string;
-  loading: boolean;
-  page: SuppressionPage | null;
-  error: string | null;
-}
-
-/** The list's address in the console, from its search, filter and cursor. */
-type ListParams = { q?: string; origin?: string; scope?: string; after?: string; before?: string };
 
 function listPath(params: ListParams): string {
   const query = new URLSearchParams();
@@ -54,9 +42,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
   const [reason, setReason] = useState('');
   const [status, setStatus] = useState<string | null>(() => takeFlash());
   const [reloads, setReloads] = useState(0);
-  const listKey = JSON.stringify([q, origin, scope, after, before, reloads]);
-  const [listState, setList] = useState<ListState>({ key: listKey, loading: true, page: null, error: null });
-  const list = listState.key === listKey ? listState : { ...listState, loading: true };
+  const { list, failed } = useListQuery({ q, origin, scope, after, before }, reloads, () => setSelected(new Set()));
   const [spreadsheetSafe, setSpreadsheetSafe] = useState(false);
   // The history of a searched address, on the list or not: asked for with the first page only.
   const address = after || before ? null : searchedAddress(q);
@@ -64,36 +50,6 @@ export function ListPage({ query }: { query: URLSearchParams }) {
 
   useEffect(() => setSearch(q), [q]);
   useEffect(() => setScopeInput(scope), [scope]);
-
-  useEffect(() => {
-    let current = true;
-    setList((previous) => ({ ...previous, key: listKey, loading: true, error: null }));
-    const params = new URLSearchParams({ limit: String(PAGE_SIZE), ...searchFilters(q) });
-    if (origin) params.set('origin', origin);
-    if (scope) params.set('scope', scope);
-    if (after) params.set('after', after);
-    if (before) params.set('before', before);
-    request<SuppressionPage>('GET', `${API}?${params.toString()}`).then(
-      (page) => {
-        if (!current) return;
-        setList({ key: listKey, loading: false, page, error: null });
-        setSelected(new Set());
-      },
-      (error: unknown) => {
-        if (current) {
-          setList({
-            key: listKey,
-            loading: false,
-            page: null,
-            error: `The list could not be read: ${messageOf(error)}`,
-          });
-        }
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [q, origin, scope, after, before, reloads, listKey]);
 
   function go(params: ListParams): void {
     setStatus(null);
@@ -114,7 +70,7 @@ export function ListPage({ query }: { query: URLSearchParams }) {
       setReloads((count) => count + 1);
     } catch (error) {
       setConfirming(false);
-      setList((previous) => ({ ...previous, error: `Nothing was removed: ${messageOf(error)}` }));
+      failed(`Nothing was removed: ${messageOf(error)}`);
     } finally {
       setRemoving(false);
     }
