@@ -1,4 +1,5 @@
 import { BloomFilter } from 'bloomfilter';
+import { EMPTY_HASH, hashOn, mayContain } from './bloom-probe.js';
 
 /**
  * Bits per key the filter is sized for, and hashes per key: at that load a Bloom filter answers
@@ -35,6 +36,8 @@ export type RebuildReason = 'capacity' | 'stale' | 'false_positives';
  * The keys of the list, (account, stored scope, address), in a Bloom filter over a typed array
  * (the `bloomfilter` package: 64-bit FNV-1a and enhanced double hashing): "certainly not on the
  * list" from memory, "maybe" otherwise. A removal clears nothing; its bits stay until a rebuild.
+ * Keys are added by the package and probed by `mayContain`, which reads the same bits from the
+ * same hash, and hashes a check's prefix (account and scope) once rather than once an address.
  *
  * An account is named in its keys by a short number of this filter's own, not its 36-character id:
  * the hash reads every character of a key, so a key half as long costs half as much. The named
@@ -88,9 +91,13 @@ export class KeyFilter {
     if (account === undefined) return emails.map(() => false);
     const prefixes = scopes
       .filter((scope) => scope === '' || this.namedScopes.has(`${account}\n${scope}`))
-      .map((scope) => `${account}\n${scope}\n`);
-    if (prefixes.length === 0) return emails.map(() => false);
-    return emails.map((email) => prefixes.some((prefix) => this.bloom.test(prefix + email)));
+      .map((scope) => hashOn(EMPTY_HASH, `${account}\n${scope}\n`));
+    const answers = new Array<boolean>(emails.length);
+    for (let index = 0; index < emails.length; index += 1) {
+      const email = emails[index] as string;
+      answers[index] = prefixes.some((prefix) => mayContain(this.bloom, prefix, email));
+    }
+    return answers;
   }
 
   /** What the database made of the addresses this filter answered for. */

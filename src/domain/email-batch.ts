@@ -1,4 +1,4 @@
-import { emailProblem, normalizeEmail } from './email.js';
+import { emailProblem, isStoredForm, normalizeEmail } from './email.js';
 
 export interface InvalidEmail {
   /** Position in the input, from 0. */
@@ -18,8 +18,9 @@ export function partitionEmails(raw: readonly string[]): PartitionedEmails {
   const valid: string[] = [];
   const invalid: InvalidEmail[] = [];
   raw.forEach((value, index) => {
-    const email = normalizeEmail(value);
-    const reason = emailProblem(email);
+    const stored = isStoredForm(value);
+    const email = stored ? value : normalizeEmail(value);
+    const reason = stored ? null : emailProblem(email);
     if (reason !== null) {
       invalid.push({ index, value, reason });
     } else if (!seen.has(email)) {

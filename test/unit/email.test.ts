@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { partitionEmails } from '../../src/domain/email-batch.js';
-import { MAX_EMAIL_LENGTH, emailProblem, normalizeEmail } from '../../src/domain/email.js';
+import { MAX_EMAIL_LENGTH, emailProblem, isStoredForm, normalizeEmail } from '../../src/domain/email.js';
 
 const INVALID = 'is not a valid email address';
 
@@ -165,5 +165,41 @@ describe('partitionEmails', () => {
 
   it('when the input is empty, then both lists are empty', () => {
     expect(partitionEmails([])).toEqual({ valid: [], invalid: [] });
+  });
+});
+
+describe('isStoredForm', () => {
+  const storedAndAcceptable = (raw: string) => normalizeEmail(raw) === raw && emailProblem(raw) === null;
+
+  it('when any string is tested, then it is in stored form exactly when normalising leaves it and it is acceptable', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: fc.constantFrom(...'aZ9.-_+@ \u00E9\u212A'.split('')), maxLength: 30 }),
+          fc.emailAddress(),
+          fc.emailAddress().map((address) => address.toUpperCase()),
+          fc.emailAddress().map((address) => ` ${address}`),
+        ),
+        (raw) => {
+          expect(isStoredForm(raw)).toBe(storedAndAcceptable(raw));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('when the address is at its limits of length, then the stored form agrees with the full checks', () => {
+    for (const raw of [
+      addressOfLength(254),
+      addressOfLength(255),
+      `${'a'.repeat(64)}@example.com`,
+      `${'a'.repeat(65)}@example.com`,
+      `x@${'b'.repeat(63)}.com`,
+      `x@${'b'.repeat(64)}.com`,
+    ]) {
+      expect(isStoredForm(raw), raw).toBe(storedAndAcceptable(raw));
+    }
+    expect(isStoredForm(addressOfLength(254))).toBe(true);
+    expect(isStoredForm(`${'a'.repeat(65)}@example.com`)).toBe(false);
   });
 });
