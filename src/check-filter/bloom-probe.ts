@@ -31,10 +31,11 @@ export function hashOn(state: HashState, text: string): HashState {
 
 /**
  * Whether the filter may hold `prefix + text`: the package's `test`, bit for bit, with two changes
- * that leave its answer as it was. It reads each position as soon as it has it, so a key that is
- * not there (nearly every address a check is asked about) stops at its first clear bit, about the
- * second, where the package computes all seven first. And it steps from one position to the next by
- * a subtraction, not a division (both values are below `m`, so their sum is below 2m).
+ * that leave its answer as it was. It reads each bit as soon as it has the bit's position, so a key
+ * that is not there (nearly every address a check asks about) stops at its first clear bit, on
+ * average about the second, where the package computes all seven positions first. And it steps from
+ * one position to the next by a subtraction, not a division (both values are below `m`, so their
+ * sum is below 2m).
  */
 export function mayContain(bloom: BloomFilter, prefix: HashState, text: string): boolean {
   const [v0, v1, v2, v3] = hashOn(prefix, text);
