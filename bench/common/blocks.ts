@@ -38,14 +38,31 @@ export async function runBlocks(
     shareSoFar += block.share;
     const endsAt = startedAt + Math.round((runMs * shareSoFar) / totalShare);
     const within = deadlineWithin(deadline, endsAt, `the ${block.name} block`);
+    let measured = false;
+    let reported: Promise<void> | undefined;
+    const report = (reason: unknown): Promise<void> =>
+      (reported ??= (async () => {
+        unfinished.push({ block: block.name, reason: reason instanceof Error ? reason.message : String(reason) });
+        await save(unfinished);
+      })());
+    // Reported and saved as soon as its time is up, before its teardown runs: a teardown that hangs
+    // past the end of the run, which then exits without it, loses nothing.
+    const timeUp = () => {
+      if (!measured) void report(within.signal.reason);
+    };
+    within.signal.addEventListener('abort', timeUp, { once: true });
     try {
-      await inPhase(block.name, logger, (cleanup) => block.run(within, cleanup));
+      await inPhase(block.name, logger, async (cleanup) => {
+        await block.run(within, cleanup);
+        measured = true;
+      });
     } catch (error) {
-      unfinished.push({ block: block.name, reason: error instanceof Error ? error.message : String(error) });
+      await report(error);
     } finally {
+      within.signal.removeEventListener('abort', timeUp);
       within.clear();
     }
-    await save(unfinished);
+    await (reported ?? save(unfinished));
   }
   return unfinished;
 }

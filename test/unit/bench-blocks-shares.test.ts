@@ -89,4 +89,25 @@ describe('a benchmark run in blocks', () => {
     );
     expect(unfinished).toEqual([{ block: 'late', reason: 'the run did not finish within 10 s; aborted' }]);
   });
+
+  it('when a block runs past its share and its teardown hangs, then it is saved as unfinished before the teardown ends', async () => {
+    const run = startDeadline(100_000, 'the run');
+    const saves: Unfinished[][] = [];
+    const hung: Block = {
+      name: 'hung',
+      share: 1,
+      async run(deadline, cleanup) {
+        // A worker that never stops, as one stuck on a connection would.
+        cleanup.push('stop the worker', () => new Promise<void>(() => undefined));
+        await beforeDeadline(deadline, new Promise<void>(() => undefined));
+      },
+    };
+    void runBlocks([hung], run, logger, (unfinished) => {
+      saves.push([...unfinished]);
+    });
+    await vi.advanceTimersByTimeAsync(100_000);
+
+    expect(saves).toEqual([[{ block: 'hung', reason: 'the run did not finish within 100 s; aborted' }]]);
+    run.clear();
+  });
 });
