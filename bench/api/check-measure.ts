@@ -9,7 +9,7 @@ import { createSuppressionClient } from '../../src/client/suppression-client.js'
 import { checkLoad, loadWindow, type ApiBench } from './api-blocks.js';
 import { beforeDeadline, type Deadline } from '../common/deadline.js';
 import { ADDRESSES_PER_CHECK, bareChecks, loadChecks, checkRequests, checkSets, inTurns } from './check-load.js';
-import { combineLoads, type LoadResult } from './http-load.js';
+import { combineLoads, type LoadResult, type LoadWindow } from './http-load.js';
 import { seededEmail } from './seed.js';
 
 export interface CheckFigures {
@@ -31,7 +31,7 @@ export async function measureCheck(bench: ApiBench, deadline: Deadline): Promise
   const sets = checkSets(bench);
   const unscoped = checkRequests(bench, sets);
   const scoped = checkRequests(bench, sets, BENCH_SCOPE);
-  const bare = (window: Parameters<typeof bareChecks>[3]) => bareChecks(bench, sets, sizes.checkConnections, window);
+  const bare = (window: LoadWindow) => bareChecks(bench, sets, sizes.checkConnections, window);
   if (sizes.warmupS > 0) {
     const warmup = { durationS: sizes.warmupS };
     await beforeDeadline(deadline, bare(warmup));
