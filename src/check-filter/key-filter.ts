@@ -92,10 +92,12 @@ export class KeyFilter {
     const prefixes = scopes
       .filter((scope) => scope === '' || this.namedScopes.has(`${account}\n${scope}`))
       .map((scope) => hashOn(EMPTY_HASH, `${account}\n${scope}\n`));
-    const answers = new Array<boolean>(emails.length);
-    for (let index = 0; index < emails.length; index += 1) {
-      const email = emails[index] as string;
-      answers[index] = prefixes.some((prefix) => mayContain(this.bloom, prefix, email));
+    const { bloom } = this;
+    const answers = new Array<boolean>(emails.length).fill(false);
+    for (const prefix of prefixes) {
+      for (let index = 0; index < emails.length; index += 1) {
+        if (!answers[index]) answers[index] = mayContain(bloom, prefix, emails[index] as string);
+      }
     }
     return answers;
   }

@@ -125,6 +125,13 @@ const byEmailsMatching =
   (db, pairs) =>
     findSuppressionsByEmails(db, pairs, match);
 
+/** The positions below `length` at which `holds` is true, in order. */
+function positionsWhere(length: number, holds: (index: number) => boolean): number[] {
+  const positions: number[] = [];
+  for (let index = 0; index < length; index += 1) if (holds(index)) positions.push(index);
+  return positions;
+}
+
 /**
  * The entries of these addresses, asking the database only about those the filter may hold (all
  * of them when it cannot answer), and telling it what the database found of its "maybe"s. The
@@ -140,21 +147,29 @@ async function screened(
   if (!filter) return load(values);
   const { early, settled } = filter.screenEarly(accountId, scopes, values);
   const loadSome = (some: readonly string[]) => (some.length > 0 ? load(some) : Promise.resolve([]));
-  const askedEarly = early ? values.filter((_, index) => early[index]) : [];
-  const foundEarly = loadSome(askedEarly);
+  const earlyAt = early ? positionsWhere(values.length, (index) => early[index] === true) : [];
+  const foundEarly = loadSome(earlyAt.map((index) => values[index] as string));
   // Awaited below; a failure while the round runs is not an unhandled one meanwhile.
   foundEarly.catch(() => undefined);
   const maybe = await settled;
-  const askedLate = values.filter((_, index) => !early?.[index] && (maybe?.[index] ?? true));
-  const [first, late] = await Promise.all([foundEarly, loadSome(askedLate)]);
-  const found = new Map<string, Suppression | null>();
-  askedEarly.forEach((value, index) => found.set(value, first[index] ?? null));
-  askedLate.forEach((value, index) => found.set(value, late[index] ?? null));
+  const lateAt = positionsWhere(values.length, (index) => !early?.[index] && (maybe?.[index] ?? true));
+  const [first, late] = await Promise.all([foundEarly, loadSome(lateAt.map((index) => values[index] as string))]);
+  // Each answer goes back to the position it was asked from: no address is looked up again.
+  const answers = new Array<Suppression | null>(values.length).fill(null);
+  let confirmed = 0;
+  const place = (positions: readonly number[], entries: readonly (Suppression | null)[]) =>
+    positions.forEach((position, index) => {
+      const entry = entries[index] ?? null;
+      answers[position] = entry;
+      if (entry !== null) confirmed += 1;
+    });
+  place(earlyAt, first);
+  place(lateAt, late);
   if (maybe) {
-    const confirmed = [...found.values()].filter((entry) => entry !== null).length;
-    filter.answered({ absent: values.length - found.size, confirmed, unconfirmed: found.size - confirmed });
+    const asked = earlyAt.length + lateAt.length;
+    filter.answered({ absent: values.length - asked, confirmed, unconfirmed: asked - confirmed });
   }
-  return values.map((value) => found.get(value) ?? null);
+  return answers;
 }
 
 /**

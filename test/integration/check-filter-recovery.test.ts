@@ -12,6 +12,10 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 let database: TestDatabase;
+// These wait for the filter to reach a state, and time nothing: a build on a loaded machine takes
+// longer than waitFor's default second.
+const UNTIL_SETTLED = { timeout: 15_000, interval: 50 };
+
 const filters: CheckFilter[] = [];
 const proxies: TcpProxy[] = [];
 
@@ -81,8 +85,9 @@ describe('when the filter cannot show it is current', () => {
 
     proxy.start();
     await add(owner.accountId, [after!]);
-    await vi.waitFor(async () =>
-      expect(await filter.screen(owner.accountId, [''], [during!, after!])).toEqual([true, true]),
+    await vi.waitFor(
+      async () => expect(await filter.screen(owner.accountId, [''], [during!, after!])).toEqual([true, true]),
+      UNTIL_SETTLED,
     );
   });
 
@@ -103,8 +108,11 @@ describe('when the filter cannot show it is current', () => {
 
     const [found] = await lookups.suppressing(owner.accountId, [unread!]);
     expect(found?.email).toBe(unread);
-    await vi.waitFor(async () => expect(await builds(metrics, 'fell_behind')).toBeGreaterThan(0));
-    await vi.waitFor(async () => expect(await filter.screen(owner.accountId, [''], [unread!])).toEqual([true]));
+    await vi.waitFor(async () => expect(await builds(metrics, 'fell_behind')).toBeGreaterThan(0), UNTIL_SETTLED);
+    await vi.waitFor(
+      async () => expect(await filter.screen(owner.accountId, [''], [unread!])).toEqual([true]),
+      UNTIL_SETTLED,
+    );
   });
 
   it('when the retention deletes the changes it has read, then they are gone and the filter answers for every entry', async () => {
@@ -115,7 +123,10 @@ describe('when the filter cannot show it is current', () => {
     expect(await filter.screen(owner.accountId, [''], [emails[0]!])).toEqual([true]);
     expect(await pruneKeyChanges(database.db, '0 seconds')).not.toBeNull();
     await add(owner.accountId, [emails[1]!]);
-    await vi.waitFor(async () => expect(await filter.screen(owner.accountId, [''], emails)).toEqual([true, true]));
+    await vi.waitFor(
+      async () => expect(await filter.screen(owner.accountId, [''], emails)).toEqual([true, true]),
+      UNTIL_SETTLED,
+    );
   });
 });
 
@@ -133,7 +144,7 @@ describe('when the filter grows stale', () => {
       values: [owner.accountId, removed],
     });
     expect(await filter.screen(owner.accountId, [''], [kept!])).toEqual([true]);
-    await vi.waitFor(async () => expect(await builds(metrics, 'stale')).toBeGreaterThan(0));
+    await vi.waitFor(async () => expect(await builds(metrics, 'stale')).toBeGreaterThan(0), UNTIL_SETTLED);
     expect(await filter.screen(owner.accountId, [''], [kept!, removed!])).toEqual([true, false]);
     expect(await counted(metrics, 'suppression_filter_fallbacks_total')).toBe(0);
   });
