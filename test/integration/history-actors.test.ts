@@ -20,9 +20,13 @@ interface Made {
   actor: { type: string; id: string | null };
 }
 
+/** GET of the address's history. */
+const historyOf = (owner: ApiAccount, email: string) =>
+  owner.api.get(`/suppressions/${encodeURIComponent(email)}/events`);
+
 /** The address's history, newest first: what each record did, and who made it. */
 async function madeBy(owner: ApiAccount, email: string): Promise<Made[]> {
-  const response = await owner.api.get(`/suppressions/${encodeURIComponent(email)}/events`);
+  const response = await historyOf(owner, email);
   expect(response.status).toBe(200);
   return (response.body.data as Made[]).map(({ type, outcome, actor }) => ({ type, outcome, actor }));
 }
@@ -97,8 +101,7 @@ describe('who made each record of the history', () => {
     const started = (await response.json()) as { id: string };
     expect(response.status).toBe(202);
     // Until the import's worker has written the entry, the address has no history: 404.
-    const history = () => created.account.api.get(`/suppressions/${encodeURIComponent(email)}/events`);
-    await eventually(async () => (await history()).status === 200, 15_000, 'the addition');
+    await eventually(async () => (await historyOf(created.account, email)).status === 200, 15_000, 'the addition');
 
     expect(await madeBy(created.account, email)).toEqual([
       { type: 'addition', outcome: 'suppressed', actor: { type: 'queue', id: started.id } },
