@@ -39,12 +39,28 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
     queue.on('error', (error) => logger.debug({ err: error, queue: queue.name }, 'queue client error'));
   // Feed events and those of `POST /events` go through the producer every upstream uses, on the
   // same fail-fast client: an outage answers 503 at once, and the sender retries.
-  const producer = createEventProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
+  const producer = createEventProducer({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    replicas: config.REDIS_WAIT_REPLICAS,
+  });
   // Imports queue their batch jobs on it too: an import started while Redis is down answers 503.
-  const batches = createBatchProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
-  const reclassifications = createReclassificationQueue({ connection: redis, prefix: config.QUEUE_PREFIX });
+  const batches = createBatchProducer({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    replicas: config.REDIS_WAIT_REPLICAS,
+  });
+  const reclassifications = createReclassificationQueue({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    replicas: config.REDIS_WAIT_REPLICAS,
+  });
   // Uploaded mail messages too: a message handed in while Redis is down answers 503, and is sent again.
-  const mail = createMailProducer({ connection: redis, prefix: config.QUEUE_PREFIX });
+  const mail = createMailProducer({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    replicas: config.REDIS_WAIT_REPLICAS,
+  });
   metrics.collectProcessMetrics();
   // Built in the background from the table: until it is, checks ask the database, and /ready does not wait.
   const checkFilter =

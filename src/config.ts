@@ -137,6 +137,12 @@ const configSchema = z.object({
     .transform(commaList)
     .pipe(z.array(clusterNode).min(1, { error: 'must name at least one host:port' }))
     .optional(),
+  /**
+   * Replicas that must hold a queued job before the service counts it taken (every connected
+   * replica, when its master has fewer): Redis replicates asynchronously, so without this a master
+   * that dies just after taking an event loses it. 0: the master's answer is enough.
+   */
+  REDIS_WAIT_REPLICAS: wholeNumber.pipe(z.number().max(16, { error: 'must be at most 16' })).default(0),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */

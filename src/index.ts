@@ -2,6 +2,7 @@ export { normalizeEmail, emailProblem, MAX_EMAIL_LENGTH } from './domain/email.j
 export { ORIGINS, type Origin } from './domain/origins.js';
 export type { SuppressionResource } from './contract/suppression.js';
 export { createEventProducer, type EventProducer, type EventProducerOptions } from './events/event-producer.js';
+export { ReplicasBehindError } from './replicated-queue.js';
 export {
   suppressionEventSchema,
   parseSuppressionEvent,

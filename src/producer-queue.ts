@@ -3,6 +3,7 @@ import { DEFAULT_JOB_OPTIONS } from './queues.js';
 import { createRedis, type RedisClient, type RedisEndpoint } from './redis.js';
 import { LIBRARY_DEFAULTS } from './config.js';
 import { queueTelemetry } from './tracing/queue-telemetry.js';
+import { ReplicatedQueue } from './replicated-queue.js';
 
 export interface ProducerConnectionOptions {
   /**
@@ -22,6 +23,12 @@ export interface ProducerConnectionOptions {
    * in the service's own processes, when they trace.
    */
   tracing?: boolean;
+  /**
+   * Replicas that must hold a job before a publish resolves (every connected replica, when fewer
+   * are): a publish then survives its master dying just after taking it. Default 0: the master's
+   * acknowledgement is enough.
+   */
+  replicas?: number;
 }
 
 export interface ProducerQueue {
@@ -65,12 +72,14 @@ export function producerQueue(name: string, options: ProducerConnectionOptions):
         clearTimeout(timer);
       }
       if (!queue) {
-        queue = new Queue(name, {
+        const queueOptions = {
           connection,
           prefix: options.prefix ?? LIBRARY_DEFAULTS.queuePrefix,
           defaultJobOptions: DEFAULT_JOB_OPTIONS,
           ...queueTelemetry(options.tracing === true),
-        });
+        };
+        const replicas = options.replicas ?? 0;
+        queue = replicas > 0 ? new ReplicatedQueue(name, queueOptions, replicas) : new Queue(name, queueOptions);
         // Without a listener an 'error' event would crash the producer's host process.
         queue.on('error', options.onError ?? (() => undefined));
       }

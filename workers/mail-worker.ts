@@ -10,7 +10,12 @@ import { lockSettings, type WorkerDeps } from './worker-deps.js';
 
 export type MailWorkerConfig = Pick<
   Config,
-  'QUEUE_PREFIX' | 'BOUNCE_DOMAINS' | 'BOUNCE_LOCAL_PART' | 'MAIL_UNSIGNED_DOMAINS' | 'MAIL_MAX_MESSAGE_BYTES'
+  | 'QUEUE_PREFIX'
+  | 'REDIS_WAIT_REPLICAS'
+  | 'BOUNCE_DOMAINS'
+  | 'BOUNCE_LOCAL_PART'
+  | 'MAIL_UNSIGNED_DOMAINS'
+  | 'MAIL_MAX_MESSAGE_BYTES'
 >;
 
 export interface MailWorkerTuning {
@@ -31,7 +36,11 @@ const CONCURRENCY = 16;
 
 /** Reads queued mail messages into events on the events queue, which the event worker decides. */
 export function startMailWorker(config: MailWorkerConfig, deps: WorkerDeps, tuning: MailWorkerTuning = {}): MailWorker {
-  const events = createEventProducer({ connection: deps.connection, prefix: config.QUEUE_PREFIX });
+  const events = createEventProducer({
+    connection: deps.connection,
+    prefix: config.QUEUE_PREFIX,
+    replicas: config.REDIS_WAIT_REPLICAS,
+  });
   const settings = {
     bounceDomains: config.BOUNCE_DOMAINS,
     localPart: config.BOUNCE_LOCAL_PART,

@@ -66,6 +66,7 @@ async function startListener(
   const producer = createMailProducer({
     connection: redisEndpoint(config),
     prefix: config.QUEUE_PREFIX,
+    replicas: config.REDIS_WAIT_REPLICAS,
     connectTimeoutMs: 5000,
     onError: (error) => deps.logger.debug({ reason: error.message }, 'mail listener redis error'),
   });

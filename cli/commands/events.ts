@@ -52,7 +52,11 @@ function openInput(context: CliContext, file: string): Readable {
 async function publish(context: CliContext, file: string): Promise<void> {
   const config = loadConfig(context.env);
   await withRedis(config, async (connection) => {
-    const producer = createEventProducer({ connection, prefix: config.QUEUE_PREFIX });
+    const producer = createEventProducer({
+      connection,
+      prefix: config.QUEUE_PREFIX,
+      replicas: config.REDIS_WAIT_REPLICAS,
+    });
     const input = openInput(context, file);
     try {
       const summary = await publishEvents(input, producer, {

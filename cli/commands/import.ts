@@ -60,6 +60,7 @@ async function runListCommand(
       {
         redis: redisEndpoint(config),
         prefix: config.QUEUE_PREFIX,
+        replicas: config.REDIS_WAIT_REPLICAS,
         stdout: context.stdout,
         stderr: context.stderr,
         tty: context.stderr.isTTY === true,

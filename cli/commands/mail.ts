@@ -55,6 +55,7 @@ unknown account, Redis away), after saying how many were queued before it.
         const producer = createMailProducer({
           connection: redisEndpoint(config),
           prefix: config.QUEUE_PREFIX,
+          replicas: config.REDIS_WAIT_REPLICAS,
           connectTimeoutMs: 5000,
         });
         const counts: IngestCounts = { queued: 0, duplicates: 0, tooLarge: 0 };

@@ -32,6 +32,8 @@ export interface ListRun {
 export interface ListRunContext {
   redis: RedisEndpoint;
   prefix: string;
+  /** Replicas that must hold each batch job before it counts as queued (REDIS_WAIT_REPLICAS). */
+  replicas?: number;
   stdout: NodeJS.WritableStream;
   /** Invalid lines and progress. */
   stderr: NodeJS.WritableStream;
@@ -60,7 +62,7 @@ export async function runList(run: ListRun, context: ListRunContext): Promise<Li
       ? { kind: 'add', accountId: run.account.id, origin: run.origin ?? 'manual', scope: run.scope }
       : { kind: 'remove', accountId: run.account.id, force: run.force, reason: run.reason, scope: run.scope };
   const connection = await connectRedis(context.redis);
-  const producer = createBatchProducer({ connection, prefix: context.prefix });
+  const producer = createBatchProducer({ connection, prefix: context.prefix, replicas: context.replicas ?? 0 });
   let waiter: BatchWaiter | undefined;
   const progress = createListProgress({
     stream: context.stderr,

@@ -305,6 +305,24 @@ describe('resilience', () => {
   }, 90_000);
 });
 
+describe('the producer that waits for replicas', () => {
+  it('when Redis has no replica, then a publish that asks for one is taken on the master alone and applied', async () => {
+    const waiting = createEventProducer({
+      connection: setup.events.redisUrl,
+      prefix: setup.events.prefix,
+      replicas: 1,
+    });
+    onTestFinished(() => waiting.close());
+    const { accountId } = await newAccount(setup.database.db);
+    const email = uniqueEmail();
+
+    const jobId = await waiting.publish(complaintEvent(accountId, email));
+
+    await settled(setup.events.queue, jobId);
+    expect(await findSuppressionByEmail(setup.database.db, accountId, email)).toMatchObject({ origin: 'complaint' });
+  });
+});
+
 describe('the producer without Redis', () => {
   it('when Redis does not answer, then publish fails within its timeout instead of hanging', async () => {
     const offline = createEventProducer({

@@ -29,6 +29,8 @@ export interface RedisCluster {
    * once the replica has been promoted and the cluster is whole again, with how long that took.
    */
   killMaster(key?: string): Promise<{ port: number; failoverMs: number }>;
+  /** The replica of the master that serves `key`'s slot. */
+  replicaOf(key: string): Promise<ClusterNode>;
   /** SIGKILLs every node still running: the cluster is gone. */
   killAll(): Promise<void>;
   /** Stops every node and removes their files. */
@@ -239,6 +241,16 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       );
       return { port: victim.port, failoverMs: Date.now() - started };
     },
+    async replicaOf(key) {
+      const [witness] = running();
+      const map = await clusterNodes(witness!);
+      const slot = await ask(witness!, (client) => client.cluster('KEYSLOT', key));
+      const master = map.find((node) => node.master && node.slots.some((range) => covers(range, slot)));
+      const replica = map.find((node) => node.masterId === master?.id && !node.failed);
+      const found = nodes.find((node) => node.port === replica?.port);
+      if (!found) throw new Error(`Redis Cluster: no live replica serves the slot of ${key}`);
+      return found;
+    },
     async killAll() {
       await Promise.all(nodes.map(killNode));
     },
@@ -272,6 +284,7 @@ export function useRedisCluster(): RedisCluster {
       return ready().nodes;
     },
     killMaster: (key) => ready().killMaster(key),
+    replicaOf: (key) => ready().replicaOf(key),
     killAll: () => ready().killAll(),
     stop: () => ready().stop(),
   };

@@ -75,3 +75,14 @@ describe('Redis Cluster settings', () => {
     expect(message).toContain('REDIS_URL: must not name a database when REDIS_CLUSTER_NODES is set');
   });
 });
+
+describe('waiting for Redis replicas', () => {
+  it('when REDIS_WAIT_REPLICAS is unset, then producers wait for none; when set, it is read as a number', () => {
+    expect(loadConfig({}).REDIS_WAIT_REPLICAS).toBe(0);
+    expect(loadConfig({ REDIS_WAIT_REPLICAS: '1' }).REDIS_WAIT_REPLICAS).toBe(1);
+  });
+
+  it.each(['-1', 'one', '17'])('when REDIS_WAIT_REPLICAS is %j, then a ConfigError names it', (value) => {
+    expect(configErrorFor({ REDIS_WAIT_REPLICAS: value }).message).toContain('REDIS_WAIT_REPLICAS');
+  });
+});

@@ -16,13 +16,14 @@ export interface MailboxPoller {
  * IMAP_URL is unset.
  */
 export function startMailboxPoller(
-  config: ImapPollerConfig & Pick<Config, 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'QUEUE_PREFIX'>,
+  config: ImapPollerConfig & Pick<Config, 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'QUEUE_PREFIX' | 'REDIS_WAIT_REPLICAS'>,
   deps: { db: Database; logger: Logger; metrics?: Metrics | undefined },
 ): MailboxPoller | null {
   if (config.IMAP_URL === undefined) return null;
   const mail = createMailProducer({
     connection: redisEndpoint(config),
     prefix: config.QUEUE_PREFIX,
+    replicas: config.REDIS_WAIT_REPLICAS,
     connectTimeoutMs: 5000,
     onError: (error) => deps.logger.debug({ reason: error.message }, 'IMAP poller redis error'),
   });
