@@ -37,30 +37,16 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
   ];
   for (const queue of queues)
     queue.on('error', (error) => logger.debug({ err: error, queue: queue.name }, 'queue client error'));
+  // The API's producers: each job they queue waits for REDIS_WAIT_REPLICAS replicas to hold it.
+  const producing = { connection: redis, prefix: config.QUEUE_PREFIX, replicas: config.REDIS_WAIT_REPLICAS };
   // Feed events and those of `POST /events` go through the producer every upstream uses, on the
   // same fail-fast client: an outage answers 503 at once, and the sender retries.
-  const producer = createEventProducer({
-    connection: redis,
-    prefix: config.QUEUE_PREFIX,
-    replicas: config.REDIS_WAIT_REPLICAS,
-  });
+  const producer = createEventProducer(producing);
   // Imports queue their batch jobs on it too: an import started while Redis is down answers 503.
-  const batches = createBatchProducer({
-    connection: redis,
-    prefix: config.QUEUE_PREFIX,
-    replicas: config.REDIS_WAIT_REPLICAS,
-  });
-  const reclassifications = createReclassificationQueue({
-    connection: redis,
-    prefix: config.QUEUE_PREFIX,
-    replicas: config.REDIS_WAIT_REPLICAS,
-  });
+  const batches = createBatchProducer(producing);
+  const reclassifications = createReclassificationQueue(producing);
   // Uploaded mail messages too: a message handed in while Redis is down answers 503, and is sent again.
-  const mail = createMailProducer({
-    connection: redis,
-    prefix: config.QUEUE_PREFIX,
-    replicas: config.REDIS_WAIT_REPLICAS,
-  });
+  const mail = createMailProducer(producing);
   metrics.collectProcessMetrics();
   // Built in the background from the table: until it is, checks ask the database, and /ready does not wait.
   const checkFilter =
