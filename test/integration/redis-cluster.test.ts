@@ -295,6 +295,16 @@ describe("publishing that waits for the queues' replica", () => {
     } finally {
       replica.process.kill('SIGCONT');
     }
+    // Stopped past the node timeout, the replica was marked failed; the failover below needs it back.
+    await eventually(
+      () =>
+        cluster.replicaOf(QUEUE_PREFIX).then(
+          () => true,
+          () => false,
+        ),
+      15_000,
+      'the replica back in the cluster',
+    );
     await producer.publish(event);
     await eventually(async () => (await eventRows(accountId)).length === 1, 15_000, 'the event stored');
     expect(await eventRows(accountId)).toEqual([{ event_id: event.event_id, rows: 1 }]);
