@@ -2,16 +2,8 @@ import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { commaList, port, positiveInt, wholeNumber } from './config-values.js';
 import { checkMailSettings, MAIL_SETTINGS } from './mail-config.js';
+import { checkRedisSettings, REDIS_SETTINGS } from './redis-config.js';
 import { readSecretFiles } from './secret-files.js';
-
-const clusterNode = z
-  .string()
-  .regex(/^[^:\s]+:[0-9]+$/, { error: 'each must be host:port' })
-  .transform((node) => {
-    const colon = node.lastIndexOf(':');
-    return { host: node.slice(0, colon), port: Number(node.slice(colon + 1)) };
-  })
-  .pipe(z.object({ host: z.string(), port: z.number().min(1).max(65535, { error: 'must be a port number' }) }));
 
 /**
  * A CIDR as `network/bits`, or null: IPv4 in four-part decimal only (ipaddr.js would also read
@@ -35,15 +27,6 @@ const privateCidr = z.string().transform((text, context) => {
   });
   return z.NEVER;
 });
-
-/**
- * Redis's rule: a key's slot is the hash of the text between its first `{` and the first `}` after
- * it, when that text is not empty.
- */
-function hasHashTag(prefix: string): boolean {
-  const open = prefix.indexOf('{');
-  return open !== -1 && prefix.indexOf('}', open + 1) > open + 1;
-}
 
 /** The largest JSON (and feed) request body the API reads; larger ones answer 413 `payload_too_large`. */
 export const REQUEST_BODY_LIMIT = '1mb';
@@ -127,22 +110,6 @@ const configSchema = z.object({
    * keeping the records that explain a current entry. Unset, everything is kept.
    */
   AUDIT_RETENTION_DAYS: positiveInt.optional(),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
-  /**
-   * Redis Cluster seed nodes, a comma list of `host:port`: when set, every Redis client is a cluster
-   * client, and REDIS_URL gives only the user name, password and TLS (`rediss:`) of the nodes.
-   */
-  REDIS_CLUSTER_NODES: z
-    .string()
-    .transform(commaList)
-    .pipe(z.array(clusterNode).min(1, { error: 'must name at least one host:port' }))
-    .optional(),
-  /**
-   * Replicas that must hold a queued job before the service counts it taken (every connected
-   * replica, when its master has fewer): Redis replicates asynchronously, so without this a master
-   * that dies just after taking an event loses it. 0: the master's answer is enough.
-   */
-  REDIS_WAIT_REPLICAS: wholeNumber.pipe(z.number().max(16, { error: 'must be at most 16' })).default(0),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
@@ -151,11 +118,6 @@ const configSchema = z.object({
   ADMIN_TOKEN: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   QUEUE_PREFIX: z.string().min(1).default(LIBRARY_DEFAULTS.queuePrefix),
-  /**
-   * Namespace of the API's own records in Redis (rate limits, failed authentications, idempotency
-   * keys, feed replay tokens), so that services sharing a Redis keep apart.
-   */
-  REDIS_KEY_PREFIX: z.string().regex(/^\S+$/, { error: 'must not contain spaces' }).default('sl:'),
   WORKER_CONCURRENCY: positiveInt.default(1000),
   RATE_LIMIT_PER_SECOND: positiveInt.default(10),
   /** Per client address: failed authentications a second before its requests are refused unread. */
@@ -185,6 +147,7 @@ const configSchema = z.object({
     .transform((value) => value.replace(/\/+$/, ''))
     .optional(),
   ...MAIL_SETTINGS,
+  ...REDIS_SETTINGS,
   /** The message tag or metadata key whose UUID value becomes a feed event's `source_id`. */
   FEEDS_EMAIL_ID_TAG: z.string().trim().min(1).default('email_id'),
   /** `host:port`s trusted as SNS hosts besides SNS's own (for tests); plain HTTP only on loopback. */
@@ -243,34 +206,7 @@ const configSchema = z.object({
 /** Rules that tie variables together, checked once each has parsed. */
 const checkedSchema = configSchema.superRefine((config, context) => {
   checkMailSettings(config, context);
-  if (config.REDIS_CLUSTER_NODES === undefined) return;
-  // BullMQ's scripts touch many keys of a queue at once; on a cluster they must all hash to one slot.
-  if (!hasHashTag(config.QUEUE_PREFIX)) {
-    context.addIssue({
-      code: 'custom',
-      path: ['QUEUE_PREFIX'],
-      message:
-        "must contain a hash tag such as {sl} when REDIS_CLUSTER_NODES is set: BullMQ keeps each queue's keys in one slot",
-    });
-  }
-  // Each of these records is one key, so they spread over the slots; a hash tag would put them all,
-  // the busiest keys of every request, on one node.
-  if (hasHashTag(config.REDIS_KEY_PREFIX)) {
-    context.addIssue({
-      code: 'custom',
-      path: ['REDIS_KEY_PREFIX'],
-      message:
-        'must not contain a hash tag when REDIS_CLUSTER_NODES is set: its records are single keys, and a tag would put them all on one node',
-    });
-  }
-  // A cluster has database 0 only; a number in the URL would otherwise be ignored without a word.
-  if (!['', '/', '/0'].includes(new URL(config.REDIS_URL).pathname)) {
-    context.addIssue({
-      code: 'custom',
-      path: ['REDIS_URL'],
-      message: 'must not name a database when REDIS_CLUSTER_NODES is set: a cluster has database 0 only',
-    });
-  }
+  checkRedisSettings(config, context);
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;
