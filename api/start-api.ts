@@ -14,6 +14,7 @@ import type { Runtime } from '../src/runtime.js';
 import { createApp } from './app.js';
 import { builtConsoleDir } from './console/console-dir.js';
 import { listen, type RunningServer } from './server.js';
+import { producerSettings } from '../src/producer-queue.js';
 
 /**
  * Serves the HTTP API of a runtime on the configured host and port. Its `close` is a stop: `/ready`
@@ -38,7 +39,7 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
   for (const queue of queues)
     queue.on('error', (error) => logger.debug({ err: error, queue: queue.name }, 'queue client error'));
   // The API's producers: each job they queue waits for REDIS_WAIT_REPLICAS replicas to hold it.
-  const producing = { connection: redis, prefix: config.QUEUE_PREFIX, replicas: config.REDIS_WAIT_REPLICAS };
+  const producing = { connection: redis, ...producerSettings(config) };
   // Feed events and those of `POST /events` go through the producer every upstream uses, on the
   // same fail-fast client: an outage answers 503 at once, and the sender retries.
   const producer = createEventProducer(producing);

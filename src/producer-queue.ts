@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { DEFAULT_JOB_OPTIONS } from './queues.js';
 import { createRedis, type RedisClient, type RedisEndpoint } from './redis.js';
-import { LIBRARY_DEFAULTS } from './config.js';
+import { LIBRARY_DEFAULTS, type Config } from './config.js';
 import { queueTelemetry } from './tracing/queue-telemetry.js';
 import { ReplicatedQueue } from './replicated-queue.js';
 
@@ -29,6 +29,14 @@ export interface ProducerConnectionOptions {
    * acknowledgement is enough.
    */
   replicas?: number;
+}
+
+/**
+ * The settings a producer of the service's own takes from its configuration: the queues' prefix,
+ * and the replicas each job waits for.
+ */
+export function producerSettings(config: Pick<Config, 'QUEUE_PREFIX' | 'REDIS_WAIT_REPLICAS'>) {
+  return { prefix: config.QUEUE_PREFIX, replicas: config.REDIS_WAIT_REPLICAS };
 }
 
 export interface ProducerQueue {

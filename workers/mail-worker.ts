@@ -7,6 +7,7 @@ import { readMailMessage, type MailReading } from '../src/mail/messages/read-mai
 import { KEEP_COMPLETED, KEEP_FAILED, MAIL_QUEUE, MAX_STALLS } from '../src/queues.js';
 import { queueTelemetry } from '../src/tracing/queue-telemetry.js';
 import { lockSettings, type WorkerDeps } from './worker-deps.js';
+import { producerSettings } from '../src/producer-queue.js';
 
 export type MailWorkerConfig = Pick<
   Config,
@@ -36,11 +37,7 @@ const CONCURRENCY = 16;
 
 /** Reads queued mail messages into events on the events queue, which the event worker decides. */
 export function startMailWorker(config: MailWorkerConfig, deps: WorkerDeps, tuning: MailWorkerTuning = {}): MailWorker {
-  const events = createEventProducer({
-    connection: deps.connection,
-    prefix: config.QUEUE_PREFIX,
-    replicas: config.REDIS_WAIT_REPLICAS,
-  });
+  const events = createEventProducer({ connection: deps.connection, ...producerSettings(config) });
   const settings = {
     bounceDomains: config.BOUNCE_DOMAINS,
     localPart: config.BOUNCE_LOCAL_PART,

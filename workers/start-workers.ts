@@ -10,6 +10,7 @@ import { startEventWorker } from './event-worker.js';
 import { startMailWorker } from './mail-worker.js';
 import { startMaintenanceWorker } from './maintenance-worker.js';
 import { startWebhookWorker } from './webhook-worker.js';
+import { producerSettings } from '../src/producer-queue.js';
 
 export interface RunningWorkers {
   close(): Promise<void>;
@@ -65,8 +66,7 @@ async function startListener(
   if (config.SMTP_PORT === undefined || !config.WORKERS.includes('events')) return undefined;
   const producer = createMailProducer({
     connection: redisEndpoint(config),
-    prefix: config.QUEUE_PREFIX,
-    replicas: config.REDIS_WAIT_REPLICAS,
+    ...producerSettings(config),
     connectTimeoutMs: 5000,
     onError: (error) => deps.logger.debug({ reason: error.message }, 'mail listener redis error'),
   });

@@ -10,6 +10,7 @@ import { formatFailedEventsJson, formatFailedEventsTable, listFailedEvents } fro
 import { describeInvalidLine, describePublishSummary, publishEvents } from '../events/publish-events.js';
 import { retryAllFailedEvents, retryFailedEvents, type RetryResult } from '../events/retry-events.js';
 import type { CliContext } from '../cli-context.js';
+import { producerSettings } from '../../src/producer-queue.js';
 
 function wholeNumber(value: string): number {
   if (!/^[0-9]+$/.test(value) || Number(value) < 1)
@@ -52,11 +53,7 @@ function openInput(context: CliContext, file: string): Readable {
 async function publish(context: CliContext, file: string): Promise<void> {
   const config = loadConfig(context.env);
   await withRedis(config, async (connection) => {
-    const producer = createEventProducer({
-      connection,
-      prefix: config.QUEUE_PREFIX,
-      replicas: config.REDIS_WAIT_REPLICAS,
-    });
+    const producer = createEventProducer({ connection, ...producerSettings(config) });
     const input = openInput(context, file);
     try {
       const summary = await publishEvents(input, producer, {

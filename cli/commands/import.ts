@@ -13,6 +13,7 @@ import { openListInput } from '../lists/list-input.js';
 import { runList } from '../lists/run-list.js';
 import { MAX_REASON_LENGTH } from '../../src/contract/limits.js';
 import type { CliContext } from '../cli-context.js';
+import { producerSettings } from '../../src/producer-queue.js';
 
 interface ListOptions {
   account: string;
@@ -59,8 +60,7 @@ async function runListCommand(
       },
       {
         redis: redisEndpoint(config),
-        prefix: config.QUEUE_PREFIX,
-        replicas: config.REDIS_WAIT_REPLICAS,
+        ...producerSettings(config),
         stdout: context.stdout,
         stderr: context.stderr,
         tty: context.stderr.isTTY === true,

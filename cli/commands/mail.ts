@@ -8,6 +8,7 @@ import { describeRedis, redisEndpoint } from '../../src/redis.js';
 import { findListAccount } from '../lists/list-account.js';
 import type { CliContext } from '../cli-context.js';
 import { withRuntime } from '../with-runtime.js';
+import { producerSettings } from '../../src/producer-queue.js';
 
 interface IngestCounts {
   queued: number;
@@ -54,8 +55,7 @@ unknown account, Redis away), after saying how many were queued before it.
         const account = await findListAccount(db, options.account);
         const producer = createMailProducer({
           connection: redisEndpoint(config),
-          prefix: config.QUEUE_PREFIX,
-          replicas: config.REDIS_WAIT_REPLICAS,
+          ...producerSettings(config),
           connectTimeoutMs: 5000,
         });
         const counts: IngestCounts = { queued: 0, duplicates: 0, tooLarge: 0 };

@@ -5,6 +5,7 @@ import type { Metrics } from '../../metrics.js';
 import { redisEndpoint } from '../../redis.js';
 import { createMailProducer } from '../messages/mail-producer.js';
 import { startImapPoller, type ImapPollerConfig } from './imap-poller.js';
+import { producerSettings } from '../../producer-queue.js';
 
 export interface MailboxPoller {
   close(): Promise<void>;
@@ -22,8 +23,7 @@ export function startMailboxPoller(
   if (config.IMAP_URL === undefined) return null;
   const mail = createMailProducer({
     connection: redisEndpoint(config),
-    prefix: config.QUEUE_PREFIX,
-    replicas: config.REDIS_WAIT_REPLICAS,
+    ...producerSettings(config),
     connectTimeoutMs: 5000,
     onError: (error) => deps.logger.debug({ reason: error.message }, 'IMAP poller redis error'),
   });
