@@ -88,22 +88,20 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       return;
     }
 
-    // Store the outcome before it is sent, so that a client retrying at once finds it.
-    const send = res.json.bind(res);
+    // Store the outcome before it is sent, so that a client retrying at once finds it. `res.json`
+    // and a handler's own JSON text (the check's) both end in `res.send` with the body as text.
+    const send = res.send.bind(res);
     let settled = false;
-    res.json = function storeThenSend(body: unknown): Response {
-      if (settled) return send(body);
+    res.send = function storeThenSend(body?: unknown): Response {
+      if (settled || typeof body !== 'string' || !/^application\/json\b/.test(res.get('content-type') ?? '')) {
+        return send(body);
+      }
       settled = true;
       const status = res.statusCode;
+      // The record as `StoredRecord` has it, the body's JSON text set in as it is.
+      const record = `{"state":"done","fingerprint":${JSON.stringify(fingerprint)},"status":${status},"body":${body}}`;
       const stored: Promise<unknown> =
-        status >= 500
-          ? redis.del(redisKey)
-          : redis.set(
-              redisKey,
-              JSON.stringify({ state: 'done', fingerprint, status, body } satisfies StoredRecord),
-              'EX',
-              TTL_SECONDS,
-            );
+        status >= 500 ? redis.del(redisKey) : redis.set(redisKey, record, 'EX', TTL_SECONDS);
       stored
         .catch((error: unknown) => logger.warn({ err: error, status }, 'could not store the idempotent response'))
         .finally(() => send(body));

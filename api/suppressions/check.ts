@@ -1,7 +1,6 @@
-import { checkResultSchema, type SuppressionCheck } from '../../src/contract/check.js';
+import { checkResultSchema } from '../../src/contract/check.js';
 import { MAX_CHECK_ITEMS } from '../../src/contract/limits.js';
 import { partitionEmails } from '../../src/domain/email-batch.js';
-import { toSuppressionResource } from '../../src/suppressions/suppression.js';
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
@@ -53,15 +52,18 @@ export const checkEndpoint: Endpoint<SuppressionsDeps> = {
       const body = parseInput(checkBodySchema, req.body);
       const { valid, invalid } = partitionEmails(body.emails);
       // First-seen order in, first-seen order out: `suppressed` lists each address once, as it first appeared.
+      // First-seen order in, first-seen order out: `suppressed` lists each address once, as it first appeared.
       const found = await lookups.suppressing(accountOf(res), valid, body.scope ?? null);
-      const suppressed = found.filter((entry) => entry !== null);
+      const suppressed: string[] = [];
+      for (const entry of found) if (entry !== null) suppressed.push(entry.resource);
       metrics.checkAddresses.inc({ result: 'suppressed' }, suppressed.length);
       metrics.checkAddresses.inc({ result: 'sendable' }, valid.length - suppressed.length);
-      res.json({
-        object: 'suppression_check',
-        checked: valid.length,
-        suppressed: suppressed.map(toSuppressionResource),
-        invalid: invalid.map(({ index, value, reason }) => ({ index, email: value, reason })),
-      } satisfies SuppressionCheck);
+      const invalidItems = invalid.map(({ index, value, reason }) => ({ index, email: value, reason }));
+      // A `suppression_check`, written around the entries' resources, which come as JSON text.
+      res
+        .type('json')
+        .send(
+          `{"object":"suppression_check","checked":${valid.length},"suppressed":[${suppressed.join(',')}],"invalid":${JSON.stringify(invalidItems)}}`,
+        );
     },
 };

@@ -19,7 +19,7 @@ import {
   inTurns,
   type BareChecks,
 } from './check-load.js';
-import { combineLoads, runLoad, type LoadResult, type LoadWindow } from './http-load.js';
+import { combineLoads, cycle, runLoad, type LoadResult, type LoadWindow } from './http-load.js';
 import { seededEmail, seededRandom } from './seed.js';
 
 type Side = BareChecks;
@@ -144,7 +144,7 @@ async function measureLookups(
   for (const address of ['present', 'absent'] as const) {
     const requests = lookupsOf(address === 'present');
     const load = (server: ChildServer, window: LoadWindow) =>
-      runLoad({ url: server.url, connections: sizes.connections, ...window, requests });
+      runLoad({ url: server.url, connections: sizes.connections, ...window, next: cycle(requests) });
     const window = loadWindow(sizes, Math.max(1, Math.round(sizes.loadS / 6)), sizes.connections);
     const runs = { filtered: [] as LoadResult[], unfiltered: [] as LoadResult[] };
     for (const [name, server] of [

@@ -53,7 +53,13 @@ export function checkRequests(bench: ApiBench, sets: readonly CheckSet[], scope?
   }));
 }
 
-/** The check's requests on a service, `checkConnections` at a time, for the window. */
+/**
+ * The check's requests on a service, `checkConnections` at a time, for the window. Each request
+ * takes the next set of one cycle shared by every connection, as the bare queries do: given the
+ * same list each, the connections would send the same set at the same moments, and the service's
+ * lookups, which ask once for an address that several requests want at once, would each answer ten
+ * checks for the price of one.
+ */
 export function loadChecks(
   bench: ApiBench,
   url: string,
@@ -66,7 +72,7 @@ export function loadChecks(
     ...window,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    requests,
+    next: cycle(requests),
   });
 }
 

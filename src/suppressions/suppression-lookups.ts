@@ -6,12 +6,15 @@ import type { Queryable } from '../db/database.js';
 import type { Reads } from '../db/reads.js';
 import { storedScope, type Scope } from '../domain/scope.js';
 import {
+  findStoppingEntries,
   findSuppressionsByEmails,
   findSuppressionsByIds,
   type AccountValues,
-  type Found,
-  type ScopeMatch,
-} from './suppression-repository.js';
+  type Positioned,
+  type StoppingEntry,
+} from './entries-by-pairs.js';
+
+export type { StoppingEntry } from './entries-by-pairs.js';
 
 /**
  * Lookups of entries by address or id that concurrent requests share: every lookup asked for in the
@@ -27,8 +30,9 @@ export interface SuppressionLookups {
   /**
    * The entry that stops a send in this scope to each address, in the order given (null where there
    * is none): the whole account's, else the scope's own. Without a scope, the whole account's only.
+   * Each as the check answers with it: its address, and its resource as JSON text.
    */
-  suppressing(accountId: string, emails: readonly string[], scope?: Scope): Promise<(Suppression | null)[]>;
+  suppressing(accountId: string, emails: readonly string[], scope?: Scope): Promise<(StoppingEntry | null)[]>;
   /**
    * Whether the filter shows that the address has no entry in any scope, without a query: false
    * when it may have one, and when there is no filter to ask.
@@ -44,70 +48,92 @@ interface Lookup {
   values: readonly string[];
 }
 
-// Pairs per statement: a batch larger than this (several checks at once) is split into several.
+// Triples per statement: a batch larger than this (several checks at once) is split into several.
 const MAX_PAIRS_PER_QUERY = 5000;
 
-type Find = (db: Queryable, pairs: AccountValues) => Promise<Found[]>;
+type Find<T> = (db: Queryable, pairs: AccountValues) => Promise<Positioned<T>[]>;
 
-interface Pair {
-  accountId: string;
-  scope: string;
-  value: string;
+/** The triples at these positions of `pairs`. */
+function pick(pairs: AccountValues, positions: readonly number[]): AccountValues {
+  return {
+    accountIds: positions.map((at) => pairs.accountIds[at] as string),
+    values: positions.map((at) => pairs.values[at] as string),
+    scopes: positions.map((at) => pairs.scopes[at] as string),
+  };
 }
 
-const pairKey = (accountId: string, scope: string, value: string): string => `${accountId}\n${scope}\n${value}`;
+/** The same answers, each at the position `of` gives for its own. */
+const renumbered = <T>(found: Positioned<T>[], of: (at: number) => number): Positioned<T>[] =>
+  found.map(({ at, item }) => ({ at: of(at), item }));
 
 /**
- * Every pair's entries, `MAX_PAIRS_PER_QUERY` pairs a statement, the statements side by side on as
- * many connections: one after the other, a batch of several checks kept one server process busy
+ * Every triple's entry, `MAX_PAIRS_PER_QUERY` triples a statement, the statements side by side on
+ * as many connections: one after the other, a batch of several checks kept one server process busy
  * while the others idled.
  */
-async function findAll(db: Queryable, find: Find, pairs: readonly Pair[]): Promise<Found[]> {
-  const chunks: Pair[][] = [];
-  for (let start = 0; start < pairs.length; start += MAX_PAIRS_PER_QUERY) {
-    chunks.push(pairs.slice(start, start + MAX_PAIRS_PER_QUERY));
+async function findAll<T>(db: Queryable, find: Find<T>, pairs: AccountValues): Promise<Positioned<T>[]> {
+  const count = pairs.values.length;
+  if (count <= MAX_PAIRS_PER_QUERY) return find(db, pairs);
+  const chunks: Promise<Positioned<T>[]>[] = [];
+  for (let start = 0; start < count; start += MAX_PAIRS_PER_QUERY) {
+    const end = Math.min(count, start + MAX_PAIRS_PER_QUERY);
+    const chunk = {
+      accountIds: pairs.accountIds.slice(start, end),
+      values: pairs.values.slice(start, end),
+      scopes: pairs.scopes.slice(start, end),
+    };
+    chunks.push(find(db, chunk).then((found) => renumbered(found, (at) => start + at)));
   }
-  const found = await Promise.all(
-    chunks.map((chunk) =>
-      find(db, {
-        accountIds: chunk.map((pair) => pair.accountId),
-        values: chunk.map((pair) => pair.value),
-        scopes: chunk.map((pair) => pair.scope),
-      }),
-    ),
-  );
-  return found.flat();
+  return (await Promise.all(chunks)).flat();
 }
 
 /**
- * The pairs' entries, on a replica for the accounts that may read from one and on the primary for
+ * The triples' entries, on a replica for the accounts that may read from one and on the primary for
  * the others (those that have just written): one Redis round trip for the whole batch.
  */
-async function findRouted(db: Queryable, reads: Reads | undefined, find: Find, pairs: Pair[]): Promise<Found[]> {
+async function findRouted<T>(
+  db: Queryable,
+  reads: Reads | undefined,
+  find: Find<T>,
+  pairs: AccountValues,
+): Promise<Positioned<T>[]> {
   if (!reads?.replicated) return findAll(db, find, pairs);
-  const { replica, primaryReason } = await reads.route(pairs.map((pair) => pair.accountId));
-  const replicaPairs = pairs.filter((pair) => replica.has(pair.accountId));
-  const primaryPairs = replicaPairs.length === 0 ? pairs : pairs.filter((pair) => !replica.has(pair.accountId));
+  const { replica, primaryReason } = await reads.route(pairs.accountIds);
+  const onReplica: number[] = [];
+  const onPrimary: number[] = [];
+  pairs.accountIds.forEach((accountId, at) => (replica.has(accountId) ? onReplica : onPrimary).push(at));
+  const findSome = async (target: Queryable, positions: number[]) =>
+    renumbered(await findAll(target, find, pick(pairs, positions)), (at) => positions[at] as number);
   const [fromReplica, fromPrimary] = await Promise.all([
-    replicaPairs.length > 0 ? reads.onReplica((target) => findAll(target, find, replicaPairs)) : [],
-    primaryPairs.length > 0 ? reads.onPrimary((target) => findAll(target, find, primaryPairs), primaryReason) : [],
+    onReplica.length > 0 ? reads.onReplica((target) => findSome(target, onReplica)) : [],
+    onPrimary.length > 0 ? reads.onPrimary((target) => findSome(target, onPrimary), primaryReason) : [],
   ]);
   return [...fromReplica, ...fromPrimary];
 }
 
-function loader(db: Queryable, reads: Reads | undefined, find: Find, valueOf: (entry: Suppression) => string) {
-  return new DataLoader<Lookup, (Suppression | null)[], Lookup>(
+/**
+ * A loader whose batch asks every lookup's values in one statement (more past
+ * `MAX_PAIRS_PER_QUERY`), each lookup's triples one after the other, and gives each lookup the
+ * answers at its own positions: no key is built for a value, and two requests that ask about the
+ * same address each have it looked up.
+ */
+function loader<T>(db: Queryable, reads: Reads | undefined, find: Find<T>) {
+  return new DataLoader<Lookup, (T | null)[], Lookup>(
     async (lookups) => {
-      const wanted = new Map<string, Pair>();
-      for (const { accountId, scope, values } of lookups) {
-        for (const value of values) wanted.set(pairKey(accountId, scope, value), { accountId, scope, value });
+      const accountIds: string[] = [];
+      const values: string[] = [];
+      const scopes: string[] = [];
+      for (const lookup of lookups) {
+        for (const value of lookup.values) {
+          accountIds.push(lookup.accountId);
+          values.push(value);
+          scopes.push(lookup.scope);
+        }
       }
-      const found = new Map<string, Suppression>();
-      for (const { askedScope, entry } of await findRouted(db, reads, find, [...wanted.values()]))
-        found.set(pairKey(entry.accountId, askedScope, valueOf(entry)), entry);
-      return lookups.map(({ accountId, scope, values }) =>
-        values.map((value) => found.get(pairKey(accountId, scope, value)) ?? null),
-      );
+      const answers = new Array<T | null>(values.length).fill(null);
+      for (const { at, item } of await findRouted(db, reads, find, { accountIds, values, scopes })) answers[at] = item;
+      let start = 0;
+      return lookups.map((lookup) => answers.slice(start, (start += lookup.values.length)));
     },
     {
       cache: false,
@@ -119,11 +145,6 @@ function loader(db: Queryable, reads: Reads | undefined, find: Find, valueOf: (e
     },
   );
 }
-
-const byEmailsMatching =
-  (match: ScopeMatch): Find =>
-  (db, pairs) =>
-    findSuppressionsByEmails(db, pairs, match);
 
 /** The positions below `length` at which `holds` is true, in order. */
 function positionsWhere(length: number, holds: (index: number) => boolean): number[] {
@@ -138,15 +159,15 @@ function positionsWhere(length: number, holds: (index: number) => boolean): numb
  * addresses it may hold already are asked about while its round runs; the round settles the others,
  * and only those its changes added are asked about after it.
  */
-async function screened(
+async function screened<T>(
   filter: CheckFilter | undefined,
   lookup: { accountId: string; scopes: readonly string[]; values: readonly string[] },
-  load: (values: readonly string[]) => Promise<(Suppression | null)[]>,
-): Promise<(Suppression | null)[]> {
+  load: (values: readonly string[]) => Promise<(T | null)[]>,
+): Promise<(T | null)[]> {
   const { accountId, scopes, values } = lookup;
   if (!filter) return load(values);
   const { early, settled } = filter.screenEarly(accountId, scopes, values);
-  const loadSome = (some: readonly string[]) => (some.length > 0 ? load(some) : Promise.resolve([]));
+  const loadSome = (some: readonly string[]) => (some.length > 0 ? load(some) : Promise.resolve([] as (T | null)[]));
   const earlyAt = early ? positionsWhere(values.length, (index) => early[index] === true) : [];
   const foundEarly = loadSome(earlyAt.map((index) => values[index] as string));
   // Awaited below; a failure while the round runs is not an unhandled one meanwhile.
@@ -155,9 +176,9 @@ async function screened(
   const lateAt = positionsWhere(values.length, (index) => !early?.[index] && (maybe?.[index] ?? true));
   const [first, late] = await Promise.all([foundEarly, loadSome(lateAt.map((index) => values[index] as string))]);
   // Each answer goes back to the position it was asked from: no address is looked up again.
-  const answers = new Array<Suppression | null>(values.length).fill(null);
+  const answers = new Array<T | null>(values.length).fill(null);
   let confirmed = 0;
-  const place = (positions: readonly number[], entries: readonly (Suppression | null)[]) =>
+  const place = (positions: readonly number[], entries: readonly (T | null)[]) =>
     positions.forEach((position, index) => {
       const entry = entries[index] ?? null;
       answers[position] = entry;
@@ -179,10 +200,10 @@ async function screened(
  * follows the primary, so an address it shows absent is absent there too.
  */
 export function createSuppressionLookups(db: Queryable, reads?: Reads, filter?: CheckFilter): SuppressionLookups {
-  const exact = loader(db, reads, byEmailsMatching('exact'), (entry) => entry.email);
-  const sending = loader(db, reads, byEmailsMatching('sending'), (entry) => entry.email);
-  const covering = loader(db, reads, byEmailsMatching('covering'), (entry) => entry.email);
-  const ids = loader(db, reads, findSuppressionsByIds, (entry) => entry.id);
+  const exact = loader(db, reads, (target, pairs) => findSuppressionsByEmails(target, pairs, 'exact'));
+  const sending = loader(db, reads, (target, pairs) => findStoppingEntries(target, pairs, 'sending'));
+  const covering = loader(db, reads, (target, pairs) => findStoppingEntries(target, pairs, 'covering'));
+  const ids = loader(db, reads, findSuppressionsByIds);
   return {
     byEmail: async (accountId, email, scope = null) => {
       const stored = storedScope(scope);

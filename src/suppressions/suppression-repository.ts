@@ -2,7 +2,6 @@ import type { EmailFilter } from './email-search.js';
 import type { Actor } from '../domain/actor.js';
 import type { Origin } from '../domain/origins.js';
 import type { Suppression } from './suppression.js';
-import { COVERED_BY_ALLOWLIST } from '../allowlist/allowlist-repository.js';
 import { newId } from '../domain/ids.js';
 import { scopeOfStored, storedScope, type Scope } from '../domain/scope.js';
 import type { Queryable } from '../db/database.js';
@@ -107,76 +106,6 @@ export async function findSuppressionByEmail(
     values: [accountId, email, storedScope(scope)],
   });
   return rows[0] ? fromRow(rows[0]) : null;
-}
-
-/**
- * Triples of (account, value, stored scope) to look up at once: `accountIds[i]` with `values[i]`
- * and `scopes[i]`.
- */
-export interface AccountValues {
-  accountIds: readonly string[];
-  values: readonly string[];
-  scopes: readonly string[];
-}
-
-/**
- * How an address's entries are matched to the scope asked for: `exact` finds the entry of that
- * scope only (retrieve, remove); `sending` the entry of that scope that stops a send (the check
- * without a scope); `covering` the entry that stops a send in that scope, the whole account's first,
- * else the scope's own (the check with one). An allowlisted address stops no send, but for the
- * recipient's own unsubscribe.
- */
-export type ScopeMatch = 'exact' | 'sending' | 'covering';
-
-const STOPS_SENDS = `(origin = 'unsubscribe' OR NOT ${COVERED_BY_ALLOWLIST('wanted.account_id', 'wanted.value')})`;
-
-/** An entry found for a triple, with the scope the triple asked for (stored form). */
-export interface Found {
-  askedScope: string;
-  entry: Suppression;
-}
-
-const PROBE_BY_EMAIL: Record<ScopeMatch, string> = {
-  exact: 'email = wanted.value AND scope = wanted.scope',
-  sending: `email = wanted.value AND scope = wanted.scope AND ${STOPS_SENDS}`,
-  // '' (the whole account) sorts before any named scope.
-  covering: `email = wanted.value AND scope IN ('', wanted.scope) AND ${STOPS_SENDS} ORDER BY scope`,
-};
-
-/**
- * The entries of these (account, `column`) pairs, of any number of accounts, in no particular order:
- * one round trip. A lateral probe per pair, which LIMIT 1 keeps from being turned into a join: joined,
- * the planner may hash the whole table; probed, each pair costs one index lookup however large the
- * account. An id names one entry whatever its scope; an address is matched to its scope by `match`.
- */
-async function findByPairs(
-  db: Queryable,
-  name: string,
-  probe: string,
-  type: 'uuid' | 'text',
-  pairs: AccountValues,
-): Promise<Found[]> {
-  const { rows } = await db.query<SuppressionRow & { asked_scope: string }>({
-    name,
-    text: `SELECT s.id, s.account_id, s.email, s.origin, s.source_id, s.scope, s.created_at, wanted.scope AS asked_scope
-           FROM unnest($1::uuid[], $2::${type}[], $3::text[]) AS wanted(account_id, value, scope)
-           CROSS JOIN LATERAL (
-             SELECT ${COLUMNS} FROM suppressions
-             WHERE account_id = wanted.account_id AND ${probe} LIMIT 1
-           ) s`,
-    values: [pairs.accountIds, pairs.values, pairs.scopes],
-  });
-  return rows.map((row) => ({ askedScope: row.asked_scope, entry: fromRow(row) }));
-}
-
-/** The entries of these (account, normalised address, scope) triples; see `findByPairs`. */
-export function findSuppressionsByEmails(db: Queryable, pairs: AccountValues, match: ScopeMatch): Promise<Found[]> {
-  return findByPairs(db, `suppressions-by-emails-${match}`, PROBE_BY_EMAIL[match], 'text', pairs);
-}
-
-/** The entries of these (account, id) pairs, whatever their scope; see `findByPairs`. */
-export function findSuppressionsByIds(db: Queryable, pairs: AccountValues): Promise<Found[]> {
-  return findByPairs(db, 'suppressions-by-ids', 'id = wanted.value', 'uuid', pairs);
 }
 
 export interface NewSuppression {

@@ -51,6 +51,23 @@ describe('replay', () => {
     expect((await api.get(`/suppressions/${email}`)).status).toBe(404);
   });
 
+  it('when a check is repeated with the same key after its entry was removed, then the first answer, entry and all, is replayed', async () => {
+    const { api } = await newApiAccount(app);
+    const key = randomUUID();
+    const [listed, clean] = uniqueEmails(2);
+    const added = await api.post('/suppressions', { email: listed });
+    const payload = { emails: [listed, clean, 'not-an-address'] };
+    const first = await api.post('/suppressions/check', payload, withKey(key));
+    await api.delete(`/suppressions/${added.body.id}`);
+    const replay = await api.post('/suppressions/check', payload, withKey(key));
+
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ checked: 2, suppressed: [{ id: added.body.id, email: listed }] });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toStrictEqual(first.body);
+    expect((await api.post('/suppressions/check', payload)).body).toMatchObject({ suppressed: [] });
+  });
+
   it('when the same body comes with its keys in another order, then it is still the same request', async () => {
     const { api } = await newApiAccount(app);
     const key = randomUUID();
