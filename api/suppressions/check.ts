@@ -52,7 +52,6 @@ export const checkEndpoint: Endpoint<SuppressionsDeps> = {
       const body = parseInput(checkBodySchema, req.body);
       const { valid, invalid } = partitionEmails(body.emails);
       // First-seen order in, first-seen order out: `suppressed` lists each address once, as it first appeared.
-      // First-seen order in, first-seen order out: `suppressed` lists each address once, as it first appeared.
       const found = await lookups.suppressing(accountOf(res), valid, body.scope ?? null);
       const suppressed: string[] = [];
       for (const entry of found) if (entry !== null) suppressed.push(entry.resource);

@@ -56,9 +56,9 @@ export function checkRequests(bench: ApiBench, sets: readonly CheckSet[], scope?
 /**
  * The check's requests on a service, `checkConnections` at a time, for the window. Each request
  * takes the next set of one cycle shared by every connection, as the bare queries do: given the
- * same list each, the connections would send the same set at the same moments, and the service's
- * lookups, which ask once for an address that several requests want at once, would each answer ten
- * checks for the price of one.
+ * same list each, the connections would send the same set at the same moments, and a service that
+ * asks once about an address several requests want together would be measured on a tenth of the
+ * work.
  */
 export function loadChecks(
   bench: ApiBench,
