@@ -144,7 +144,7 @@ describe('lookups shared by concurrent requests', () => {
     // Both sides run on the one database there is; what is tested is that answers go back to their lookups.
     const reads = {
       replicated: true,
-      route: async () => ({ replica: new Set([first.accountId]), primaryReason: 'recent_write' as const }),
+      route: () => Promise.resolve({ replica: new Set([first.accountId]), primaryReason: 'recent_write' as const }),
       onReplica: (work: (db: Database) => Promise<unknown>) => (served.push('replica'), work(database.db)),
       onPrimary: (work: (db: Database) => Promise<unknown>) => (served.push('primary'), work(database.db)),
     } as unknown as Reads;
