@@ -14,8 +14,6 @@ import {
   type StoppingEntry,
 } from './entries-by-pairs.js';
 
-export type { StoppingEntry } from './entries-by-pairs.js';
-
 /**
  * Lookups of entries by address or id that concurrent requests share: every lookup asked for in the
  * same turn of the event loop, of any account, a single address or a check's thousand, goes to the
