@@ -59,6 +59,7 @@ export async function startApi({ config, logger, db, metrics, replicas }: Runtim
           db,
           logger,
           counters: filterCounters(metrics),
+          cacheEntries: config.CHECK_CACHE_ENTRIES,
         })
       : undefined;
   if (checkFilter) metrics.trackCheckFilter(checkFilter);

@@ -184,6 +184,8 @@ const configSchema = z.object({
     .default([...WORKER_KINDS]),
   /** `off`: the check and the lookups by address ask the database about every address, with no filter in front. */
   CHECK_FILTER: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  /** Entries the check found that each API process keeps to answer it again without a query (with the filter on); 0 keeps none. */
+  CHECK_CACHE_ENTRIES: wholeNumber.default(50_000),
   /** Webhook deliveries in flight per worker process. */
   WEBHOOK_DELIVERY_CONCURRENCY: positiveInt.default(50),
   /** How long a console session lasts from its sign-in, in hours (up to 30 days). */

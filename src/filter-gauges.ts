@@ -11,6 +11,8 @@ export interface FilterStatus {
   measuredFalsePositiveRate: number;
   /** How long ago the last round that succeeded began: the filter holds every change committed before then. */
   lagSeconds: number;
+  /** Entries held in the check's entry cache. */
+  cachedEntries: number;
 }
 
 /** What the check filter shows at a scrape, read from it. */
@@ -61,9 +63,14 @@ export function filterGauges(registry: Registry, filter: FilterReadings): void {
     'How long ago the check filter’s last round of changes began (or the process started, before it is built): it holds every change committed before then.',
     (s) => s.lagSeconds,
   );
+  gauge(
+    'suppression_check_cache_entries',
+    'Entries the check found that are held to answer it again without a query; bounded by CHECK_CACHE_ENTRIES.',
+    (s) => s.cachedEntries,
+  );
   new Gauge({
     name: 'suppression_filter_changes_behind',
-    help: 'Keys added and entries removed, committed, that the check filter has not read yet; absent while it is built.',
+    help: 'Keys added, entries removed and allowlists changed, committed, that the check filter has not read yet; absent while it is built.',
     registers: [registry],
     async collect() {
       this.reset();

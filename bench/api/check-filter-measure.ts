@@ -1,8 +1,10 @@
 /**
  * The check filter in `npm run bench:check`: in the same rounds, the check through the service with
- * its filter, through a twin service with CHECK_FILTER=off, and the bare indexed query on a pg pool,
- * with 10 % and 2 % of the checked addresses on the list; and GET /suppressions/{email} of a present
- * and of an absent address on both services. Also the filter's memory, read from /metrics.
+ * its filter and entry cache, through a twin service whose filter keeps no entries
+ * (CHECK_CACHE_ENTRIES=0), through another with CHECK_FILTER=off, and the bare indexed query on a pg
+ * pool, with 10 % and 2 % of the checked addresses on the list; and GET /suppressions/{email} of a
+ * present and of an absent address with and without the filter. Also the filter's memory, and the
+ * share of found entries the cache answered, read from /metrics.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,11 +30,24 @@ export interface FilterCheckFigures {
   /** The share of each check's addresses that are on the list. */
   suppressed_share: number;
   filtered: Side;
+  /** With the filter, keeping no entries. */
+  uncached: Side;
   unfiltered: Side;
   bare: Side;
-  /** Filtered over bare, and unfiltered over bare: addresses per second. */
+  /** Filtered over bare, uncached over bare, and unfiltered over bare: addresses per second. */
   ratio: number;
+  uncached_ratio: number;
   unfiltered_ratio: number;
+  /** Of the entries the filtered service's checks found in the measured rounds, the share its cache answered. */
+  cached_share: number;
+}
+
+/** The twin services the filter is compared with. */
+export interface FilterTwins {
+  /** CHECK_FILTER=off. */
+  unfiltered: ChildServer;
+  /** CHECK_CACHE_ENTRIES=0. */
+  uncached: ChildServer;
 }
 
 export interface FilterLookupFigures {
@@ -59,6 +74,14 @@ async function gauge(server: ChildServer, name: string): Promise<number | undefi
   return match ? Number(match[1]) : undefined;
 }
 
+/** The "maybe" addresses the service's filter answered from its cache, and those the database found. */
+async function foundAnswers(server: ChildServer): Promise<{ cached: number; confirmed: number }> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const count = (answer: string) =>
+    Number(new RegExp(`^suppression_filter_answers_total\\{answer="${answer}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { cached: count('cached'), confirmed: count('confirmed') };
+}
+
 /** Waits until the service's filter is built; resolves with how long that took from now. */
 export async function filterReady(server: ChildServer, deadline: Deadline): Promise<number> {
   const startedAt = performance.now();
@@ -77,7 +100,7 @@ const sideOf = (loads: LoadResult[]): Side => {
 /** The three sides of the check in alternating rounds, for one share of suppressed addresses. */
 async function measureShare(
   bench: ApiBench,
-  unfiltered: ChildServer,
+  twins: FilterTwins,
   share: number,
   deadline: Deadline,
 ): Promise<FilterCheckFigures> {
@@ -88,22 +111,29 @@ async function measureShare(
   if (sizes.warmupS > 0) {
     const warmup = { durationS: sizes.warmupS };
     await beforeDeadline(deadline, bare(warmup));
-    await beforeDeadline(deadline, loadChecks(bench, bench.service.url, warmup, requests));
-    await beforeDeadline(deadline, loadChecks(bench, unfiltered.url, warmup, requests));
+    for (const server of [bench.service, twins.uncached, twins.unfiltered])
+      await beforeDeadline(deadline, loadChecks(bench, server.url, warmup, requests));
   }
   const rounds = Math.max(1, sizes.lookupRounds);
   const window = loadWindow(sizes, Math.max(1, Math.round(sizes.checkS / rounds)), sizes.checkConnections);
   const filteredLoads: LoadResult[] = [];
+  const uncachedLoads: LoadResult[] = [];
   const unfilteredLoads: LoadResult[] = [];
   const bareSides: Side[] = [];
   const load = async (what: string, url: string) =>
     checkLoad(what, await beforeDeadline(deadline, loadChecks(bench, url, window, requests)));
+  const before = await foundAnswers(bench.service);
   await inTurns(rounds, [
     async () => filteredLoads.push(await load('filtered check', bench.service.url)),
-    async () => unfilteredLoads.push(await load('unfiltered check', unfiltered.url)),
+    async () => uncachedLoads.push(await load('uncached check', twins.uncached.url)),
+    async () => unfilteredLoads.push(await load('unfiltered check', twins.unfiltered.url)),
     async () => bareSides.push(await beforeDeadline(deadline, bare(window))),
   ]);
+  const after = await foundAnswers(bench.service);
+  const cached = after.cached - before.cached;
+  const found = cached + after.confirmed - before.confirmed;
   const filtered = sideOf(filteredLoads);
+  const uncached = sideOf(uncachedLoads);
   const plain = sideOf(unfilteredLoads);
   const bareSide = {
     addresses_per_s: Math.round(bareSides.reduce((sum, side) => sum + side.addresses_per_s, 0) / bareSides.length),
@@ -113,10 +143,13 @@ async function measureShare(
   return {
     suppressed_share: share,
     filtered,
+    uncached,
     unfiltered: plain,
     bare: bareSide,
     ratio: round3(filtered.addresses_per_s / bareSide.addresses_per_s),
+    uncached_ratio: round3(uncached.addresses_per_s / bareSide.addresses_per_s),
     unfiltered_ratio: round3(plain.addresses_per_s / bareSide.addresses_per_s),
+    cached_share: found === 0 ? 0 : round3(cached / found),
   };
 }
 
@@ -170,16 +203,16 @@ async function measureLookups(
   return figures;
 }
 
-/** The check at 10 % and 2 % suppressed on the three sides, the lookups, and the filter's memory. */
+/** The check at 10 % and 2 % suppressed on the four sides, the lookups, and the filter's memory. */
 export async function measureFilter(
   bench: ApiBench,
-  unfiltered: ChildServer,
+  twins: FilterTwins,
   readyAfterS: number,
   deadline: Deadline,
 ): Promise<FilterFigures> {
   const checks: FilterCheckFigures[] = [];
-  for (const share of [0.1, 0.02]) checks.push(await measureShare(bench, unfiltered, share, deadline));
-  const lookups = await measureLookups(bench, unfiltered, deadline);
+  for (const share of [0.1, 0.02]) checks.push(await measureShare(bench, twins, share, deadline));
+  const lookups = await measureLookups(bench, twins.unfiltered, deadline);
   const entries = (await gauge(bench.service, 'suppression_filter_entries')) ?? 0;
   const bytes = (await gauge(bench.service, 'suppression_filter_bytes')) ?? 0;
   return {
@@ -198,21 +231,24 @@ export function filterRows(figures: FilterFigures): string[][] {
   return [
     ...figures.checks.map((check) => [
       `check, ${Math.round(check.suppressed_share * 100)} % suppressed`,
-      rate(check.filtered),
+      `${rate(check.filtered)}; ${Math.round(check.cached_share * 1000) / 10} % of found from the cache`,
+      rate(check.uncached),
       rate(check.unfiltered),
       rate(check.bare),
-      `${check.ratio} (off: ${check.unfiltered_ratio})`,
+      `${check.ratio} (no cache: ${check.uncached_ratio}; off: ${check.unfiltered_ratio})`,
     ]),
     ...figures.lookups.map((lookup) => [
       `lookup of a ${lookup.address} address`,
       `${lookup.filtered.rps.toLocaleString('en-US')} /s, p99 ${lookup.filtered.p99_ms} ms`,
+      '',
       `${lookup.unfiltered.rps.toLocaleString('en-US')} /s, p99 ${lookup.unfiltered.p99_ms} ms`,
       '',
-      String(Math.round((lookup.filtered.rps / lookup.unfiltered.rps) * 1000) / 1000),
+      `${Math.round((lookup.filtered.rps / lookup.unfiltered.rps) * 1000) / 1000} of off`,
     ]),
     [
       'filter memory',
       `${figures.bytes.toLocaleString('en-US')} bytes for ${figures.entries.toLocaleString('en-US')} keys (${figures.bytes_per_entry} a key)`,
+      '',
       '',
       '',
       `built ${figures.ready_after_s} s after start`,
@@ -220,4 +256,11 @@ export function filterRows(figures: FilterFigures): string[][] {
   ];
 }
 
-export const FILTER_HEADER = ['figure', 'filter', 'CHECK_FILTER=off', 'bare SQL', 'filter ÷ bare'];
+export const FILTER_HEADER = [
+  'figure',
+  'filter and entry cache',
+  'filter, CHECK_CACHE_ENTRIES=0',
+  'CHECK_FILTER=off',
+  'bare SQL',
+  'filter ÷ bare',
+];

@@ -47,14 +47,20 @@ async function main(): Promise<number> {
     const { check, filter } = await inPhase('check', logger, async (cleanup) => {
       const bench = await prepareApiBench(loadConfig(), sizes, logger, deadline, cleanup, {
         unfiltered: { CHECK_FILTER: 'off' },
+        uncached: { CHECK_CACHE_ENTRIES: '0' },
       });
-      const unfiltered = bench.twins.unfiltered;
-      if (!unfiltered) throw new Error('the service with CHECK_FILTER=off did not start');
+      const { unfiltered, uncached } = bench.twins;
+      if (!unfiltered || !uncached) throw new Error('the twin services did not start');
       const readyAfterS = await filterReady(bench.service, deadline);
+      await filterReady(uncached, deadline);
       const figures = await measureCheck(bench, deadline);
-      const filterFigures = await measureFilter(bench, unfiltered, readyAfterS, deadline);
-      const [filteredRss, unfilteredRss] = await Promise.all([bench.service.stop(), unfiltered.stop()]);
-      console.log(`peak RSS: service ${filteredRss} MB with its filter, ${unfilteredRss} MB with CHECK_FILTER=off`);
+      const filterFigures = await measureFilter(bench, { unfiltered, uncached }, readyAfterS, deadline);
+      const [filteredRss, uncachedRss, unfilteredRss] = await Promise.all(
+        [bench.service, uncached, unfiltered].map((server) => server.stop()),
+      );
+      console.log(
+        `peak RSS: service ${filteredRss} MB with its filter and entry cache, ${uncachedRss} MB with CHECK_CACHE_ENTRIES=0, ${unfilteredRss} MB with CHECK_FILTER=off`,
+      );
       return { check: figures, filter: filterFigures };
     });
     console.log(markdownTable(SUMMARY_HEADER, checkRows(check)));

@@ -34,11 +34,15 @@ export async function pruneKeyChanges(db: Queryable, retention: string = CHANGE_
   return rows[0] ? Number(rows[0].deleted) : null;
 }
 
-/** The keys (and removals) committed since `base` that the filter has not read: how far behind it is. */
+/**
+ * The keys added and removed (and the allowlists changed) committed since `base` that the filter
+ * has not read: how far behind it is.
+ */
 export async function changesSince(db: Queryable, base: { xmin: string; text: string }): Promise<number> {
   const { rows } = await db.query<{ behind: string }>({
     name: 'check-filter-changes-behind',
-    text: `SELECT coalesce(sum(coalesce(cardinality(emails), 0) + removed), 0)::text AS behind
+    text: `SELECT coalesce(sum(CASE WHEN removed > 0 THEN removed ELSE coalesce(cardinality(emails), 0) END
+                                 + coalesce(cardinality(allowlist_account_ids), 0)), 0)::text AS behind
            FROM suppression_key_changes WHERE xid >= $1::xid8 AND NOT pg_visible_in_snapshot(xid, $2::pg_snapshot)`,
     values: [base.xmin, base.text],
   });

@@ -1,12 +1,16 @@
 import type pg from 'pg';
 import { parseSnapshot, type Snapshot } from './snapshot.js';
 
-/** One row of `suppression_key_changes`: the keys one statement added, or how many entries it removed. */
+/**
+ * One row of `suppression_key_changes`: the keys one statement added; or the entries it removed
+ * (`removed` > 0), with their keys when the row names them; or the accounts whose allowlist changed.
+ */
 export interface KeyChange {
   account_ids: string[] | null;
   emails: string[] | null;
   scopes: string[] | null;
   removed: number;
+  allowlist_account_ids: string[] | null;
 }
 
 /** What a round read besides the changes, in the same snapshot. */
@@ -40,7 +44,8 @@ interface TailRow extends KeyChange {
 const TAIL_SQL = `
 SELECT pg_current_snapshot()::text AS snapshot, pg_postmaster_start_time()::text AS server_start,
        (SELECT below::text FROM suppression_key_changes_pruned) AS pruned_below,
-       c.xid::text AS xid, c.id::text AS id, c.account_ids::text[] AS account_ids, c.emails, c.scopes, c.removed
+       c.xid::text AS xid, c.id::text AS id, c.account_ids::text[] AS account_ids, c.emails, c.scopes, c.removed,
+       c.allowlist_account_ids::text[] AS allowlist_account_ids
 FROM (VALUES (1)) AS one (x)
 LEFT JOIN LATERAL (
   SELECT * FROM suppression_key_changes

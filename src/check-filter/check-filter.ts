@@ -10,6 +10,7 @@ import {
   type CheckFilterOptions,
   type FallbackReason,
 } from './filter-options.js';
+import { EntryCache } from './entry-cache.js';
 import type { KeyFilter } from './key-filter.js';
 import { roundQueue } from './round-queue.js';
 import type { Snapshot } from './snapshot.js';
@@ -51,18 +52,30 @@ export function startCheckFilter(options: CheckFilterOptions): CheckFilter {
   let closed = false;
   let tail: pg.Client | undefined;
   const ready = deferred();
+  const cache = new EntryCache(options.cacheEntries ?? 0);
 
+  /** Applies a change to the filters (and the one being built), and drops the cached answers it makes wrong. */
   const apply = (state: Live, change: KeyChange): void => {
     const filters = rebuilding ? [state.filter, rebuilding] : [state.filter];
-    const { account_ids: accounts, emails, scopes } = change;
-    if (accounts && emails && scopes) {
-      for (const filter of filters)
+    const { account_ids: accounts, emails, scopes, removed, allowlist_account_ids: allowlists } = change;
+    if (allowlists) {
+      for (const accountId of allowlists) cache.accountChanged(accountId);
+      counters.applied?.(allowlists.length);
+    } else if (removed > 0) {
+      for (const filter of filters) filter.removed(removed);
+      if (accounts && emails)
         for (let index = 0; index < accounts.length; index += 1)
-          filter.add(accounts[index] as string, scopes[index] as string, emails[index] as string);
+          cache.changed(accounts[index] as string, emails[index] as string);
+      else cache.clear();
+      counters.applied?.(removed);
+    } else if (accounts && emails && scopes) {
+      for (let index = 0; index < accounts.length; index += 1) {
+        const [accountId, email] = [accounts[index] as string, emails[index] as string];
+        for (const filter of filters) filter.add(accountId, scopes[index] as string, email);
+        // A key added in the whole account's scope may now be the entry a scope's check answers with.
+        cache.changed(accountId, email);
+      }
       counters.applied?.(accounts.length);
-    } else {
-      for (const filter of filters) filter.removed(change.removed);
-      counters.applied?.(change.removed);
     }
   };
 
@@ -94,6 +107,7 @@ export function startCheckFilter(options: CheckFilterOptions): CheckFilter {
     logger.warn({ reason }, 'check filter: building again; checks ask the database until it is built');
     live = undefined;
     rebuilding = undefined;
+    cache.clear();
     startBuild(reason);
   };
 
@@ -244,6 +258,9 @@ export function startCheckFilter(options: CheckFilterOptions): CheckFilter {
       live?.filter.answered(counts.absent, counts.unconfirmed);
       counters.answered?.(counts);
     },
+    cacheTicket: (accountId) => (live && !closed ? cache.ticket(accountId) : undefined),
+    cached: (accountId, scope, email) => cache.get(accountId, scope, email),
+    keep: (ticket, scope, entry) => cache.keep(ticket, scope, entry),
     status() {
       const filter = live?.filter;
       return {
@@ -253,6 +270,7 @@ export function startCheckFilter(options: CheckFilterOptions): CheckFilter {
         estimatedFalsePositiveRate: filter?.estimatedFalsePositiveRate ?? 0,
         measuredFalsePositiveRate: filter?.measuredFalsePositiveRate ?? 0,
         lagSeconds: (performance.now() - currentAt) / 1000,
+        cachedEntries: cache.size,
       };
     },
     changesBehind: async () => (live ? changesSince(options.db, live.base) : undefined),

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import type { CacheTicket, CachedEntry } from './entry-cache.js';
 import type { FilterStatus } from '../filter-gauges.js';
 import type { Logger } from '../logger.js';
 import { CHANGE_RETENTION } from './change-retention.js';
@@ -16,6 +17,8 @@ export interface AnswerCounts {
   /** "Maybe" addresses the database found an entry for, and those it did not. */
   confirmed: number;
   unconfirmed: number;
+  /** "Maybe" addresses answered from the entry cache, with no query. */
+  cached?: number;
 }
 
 /** Where the filter counts what it does (the process's metrics). */
@@ -66,6 +69,8 @@ export interface CheckFilterOptions {
   logger: Logger;
   counters?: Partial<CheckFilterCounters>;
   tuning?: Partial<CheckFilterTuning>;
+  /** Entries the check found that are kept to answer it again without a query (`EntryCache`); 0 keeps none. */
+  cacheEntries?: number;
 }
 
 export interface CheckFilter {
@@ -87,6 +92,18 @@ export interface CheckFilter {
   ): { early: boolean[] | undefined; settled: Promise<boolean[] | undefined> };
   /** What the database made of the addresses of a screen. */
   answered(counts: AnswerCounts): void;
+  /**
+   * Taken before the database is asked about a check's addresses, to `keep` what it finds;
+   * undefined while the filter is not built, when nothing it finds may be kept.
+   */
+  cacheTicket(accountId: string): CacheTicket | undefined;
+  /**
+   * The entry kept for this address in this scope ('' for the whole account): the entry that stops a
+   * send there, as of the filter's last round. Asked only about the "maybe" addresses of a `settled`
+   * screen, so as of a round that began after the check.
+   */
+  cached(accountId: string, scope: string, email: string): CachedEntry | undefined;
+  keep(ticket: CacheTicket, scope: string, entry: CachedEntry): void;
   status(): FilterStatus;
   /** Keys and removals committed that the filter has not read; undefined while it is built. */
   changesBehind(): Promise<number | undefined>;

@@ -152,29 +152,68 @@ function positionsWhere(length: number, holds: (index: number) => boolean): numb
 }
 
 /**
+ * Where a lookup's found entries are kept to answer it again (the check's entry cache, for one
+ * account and scope asked).
+ */
+interface Kept<T> {
+  /** The entry kept for this address, if any. */
+  get(email: string): T | undefined;
+  /** Called as a read of the database begins; what it returns keeps what the read found. */
+  begin(): (found: readonly (T | null)[]) => void;
+}
+
+/**
  * The entries of these addresses, asking the database only about those the filter may hold (all
  * of them when it cannot answer), and telling it what the database found of its "maybe"s. The
  * addresses it may hold already are asked about while its round runs; the round settles the others,
- * and only those its changes added are asked about after it.
+ * and only those its changes added are asked about after it. With `kept`, a "maybe" address whose
+ * entry is kept once the round has settled is answered from it, without a query: the round applied
+ * every change committed before this lookup began, and a change drops what it makes wrong.
  */
 async function screened<T>(
   filter: CheckFilter | undefined,
   lookup: { accountId: string; scopes: readonly string[]; values: readonly string[] },
   load: (values: readonly string[]) => Promise<(T | null)[]>,
+  kept?: Kept<T>,
 ): Promise<(T | null)[]> {
   const { accountId, scopes, values } = lookup;
   if (!filter) return load(values);
+  const loadSome = async (positions: readonly number[]): Promise<(T | null)[]> => {
+    if (positions.length === 0) return [];
+    const keep = kept?.begin();
+    const found = await load(positions.map((index) => values[index] as string));
+    keep?.(found);
+    return found;
+  };
   const { early, settled } = filter.screenEarly(accountId, scopes, values);
-  const loadSome = (some: readonly string[]) => (some.length > 0 ? load(some) : Promise.resolve([] as (T | null)[]));
-  const earlyAt = early ? positionsWhere(values.length, (index) => early[index] === true) : [];
-  const foundEarly = loadSome(earlyAt.map((index) => values[index] as string));
+  // An address kept now waits for the round, which may drop it, rather than being asked about.
+  const earlyAt = early
+    ? positionsWhere(
+        values.length,
+        (index) => early[index] === true && kept?.get(values[index] as string) === undefined,
+      )
+    : [];
+  const askedEarly = new Array<boolean>(values.length).fill(false);
+  for (const index of earlyAt) askedEarly[index] = true;
+  const foundEarly = loadSome(earlyAt);
   // Awaited below; a failure while the round runs is not an unhandled one meanwhile.
   foundEarly.catch(() => undefined);
   const maybe = await settled;
-  const lateAt = positionsWhere(values.length, (index) => !early?.[index] && (maybe?.[index] ?? true));
-  const [first, late] = await Promise.all([foundEarly, loadSome(lateAt.map((index) => values[index] as string))]);
   // Each answer goes back to the position it was asked from: no address is looked up again.
   const answers = new Array<T | null>(values.length).fill(null);
+  let cached = 0;
+  const lateAt: number[] = [];
+  for (let index = 0; index < values.length; index += 1) {
+    if (askedEarly[index] || !(maybe?.[index] ?? true)) continue;
+    // Without a settled round the cache may be behind: the database answers every address.
+    const entry = maybe ? kept?.get(values[index] as string) : undefined;
+    if (entry === undefined) lateAt.push(index);
+    else {
+      answers[index] = entry;
+      cached += 1;
+    }
+  }
+  const [first, late] = await Promise.all([foundEarly, loadSome(lateAt)]);
   let confirmed = 0;
   const place = (positions: readonly number[], entries: readonly (T | null)[]) =>
     positions.forEach((position, index) => {
@@ -186,9 +225,22 @@ async function screened<T>(
   place(lateAt, late);
   if (maybe) {
     const asked = earlyAt.length + lateAt.length;
-    filter.answered({ absent: values.length - asked, confirmed, unconfirmed: asked - confirmed });
+    filter.answered({ absent: values.length - asked - cached, cached, confirmed, unconfirmed: asked - confirmed });
   }
   return answers;
+}
+
+/** The check filter's entry cache for one account and scope asked ('' for the whole account). */
+function keptIn(filter: CheckFilter, accountId: string, scope: string): Kept<StoppingEntry> {
+  return {
+    get: (email) => filter.cached(accountId, scope, email),
+    begin() {
+      const ticket = filter.cacheTicket(accountId);
+      return (found) => {
+        if (ticket) for (const entry of found) if (entry !== null) filter.keep(ticket, scope, entry);
+      };
+    },
+  };
 }
 
 /**
@@ -202,6 +254,9 @@ export function createSuppressionLookups(db: Queryable, reads?: Reads, filter?: 
   const sending = loader(db, reads, (target, pairs) => findStoppingEntries(target, pairs, 'sending'));
   const covering = loader(db, reads, (target, pairs) => findStoppingEntries(target, pairs, 'covering'));
   const ids = loader(db, reads, findSuppressionsByIds);
+  // A replica may answer from before a change the filter has applied: what it finds is not kept.
+  const kept = (accountId: string, scope: string) =>
+    filter && !reads?.replicated ? keptIn(filter, accountId, scope) : undefined;
   return {
     byEmail: async (accountId, email, scope = null) => {
       const stored = storedScope(scope);
@@ -214,14 +269,20 @@ export function createSuppressionLookups(db: Queryable, reads?: Reads, filter?: 
     suppressing: async (accountId, values, scope = null) => {
       if (values.length === 0) return [];
       if (scope === null) {
-        return screened(filter, { accountId, scopes: [''], values }, (asked) =>
-          sending.load({ accountId, scope: '', values: asked }),
+        return screened(
+          filter,
+          { accountId, scopes: [''], values },
+          (asked) => sending.load({ accountId, scope: '', values: asked }),
+          kept(accountId, ''),
         );
       }
       const stored = storedScope(scope);
       // A send in a scope is stopped by the whole account's entry or the scope's own: both keys are asked.
-      return screened(filter, { accountId, scopes: ['', stored], values }, (asked) =>
-        covering.load({ accountId, scope: stored, values: asked }),
+      return screened(
+        filter,
+        { accountId, scopes: ['', stored], values },
+        (asked) => covering.load({ accountId, scope: stored, values: asked }),
+        kept(accountId, stored),
       );
     },
     unlisted: async (accountId, email) => {

@@ -30,6 +30,7 @@ export function startTestFilter(
     db: database.db,
     logger: createLogger('silent'),
     counters: filterCounters(metrics),
+    cacheEntries: testConfig().CHECK_CACHE_ENTRIES,
     // A check waits for its round however loaded the machine: the tests' answers never depend on a clock.
     tuning: { waitMs: 60_000, ...tuning },
   });

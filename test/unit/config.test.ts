@@ -41,6 +41,7 @@ const DEFAULTS = {
   WEBHOOK_DELIVERY_CONCURRENCY: 50,
   WORKERS: ['events', 'batches', 'webhooks'],
   CHECK_FILTER: 'on',
+  CHECK_CACHE_ENTRIES: 50_000,
   CONSOLE_SESSION_HOURS: 8,
 };
 

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
+import { newAccount, type TestAccount } from '../support/accounts.js';
+import { apiClient } from '../support/api-client.js';
+import { counted, startFilteredApp, type FilteredApp } from '../support/check-filter-app.js';
+import { uniqueEmail, uniqueEmails } from '../support/emails.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+
+let database: TestDatabase;
+/** The process whose checks are counted; `writer` is another API process on the same database. */
+let checker: FilteredApp;
+let writer: FilteredApp;
+/** Addresses the checker's checks asked the database about. */
+let addressesRead = 0;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const counting: Database = {
+    ...database.db,
+    query: (query) => {
+      if ((query.name ?? '').startsWith('stopping-entries-')) {
+        addressesRead += (query.values?.[1] as unknown[] | undefined)?.length ?? 0;
+      }
+      return database.db.query(query);
+    },
+  };
+  [checker, writer] = await Promise.all([startFilteredApp(database, {}, counting), startFilteredApp(database)]);
+});
+
+afterAll(async () => {
+  await Promise.all([checker?.close(), writer?.close()]);
+  await database?.drop();
+});
+
+const suppressedOf = (body: { suppressed: { email: string }[] }) => body.suppressed.map((entry) => entry.email);
+
+/** A check through the counted process: its answer, and how many addresses it asked the database about. */
+async function check(owner: TestAccount, emails: string[], scope?: string) {
+  const before = addressesRead;
+  const response = await apiClient(checker.server.url, owner.token).post('/suppressions/check', { emails, scope });
+  expect(response.status).toBe(200);
+  return { body: response.body, read: addressesRead - before };
+}
+
+describe('the check answers an entry it found before from memory', () => {
+  let owner: TestAccount;
+  beforeAll(async () => {
+    owner = await newAccount(database.db);
+  });
+
+  it('when a listed address is checked again, then it answers with the same entry and the database is not asked', async () => {
+    const [listed, clean] = uniqueEmails(2);
+    expect((await apiClient(writer.server.url, owner.token).post('/suppressions', { email: listed })).status).toBe(201);
+    const first = await check(owner, [listed!, clean!]);
+    expect(suppressedOf(first.body)).toEqual([listed]);
+    expect(first.read).toBe(1);
+    const cachedBefore = await counted(checker.metrics, 'suppression_filter_answers_total', { answer: 'cached' });
+    const again = await check(owner, [clean!, listed!]);
+    expect(again.read).toBe(0);
+    expect(again.body.suppressed).toEqual(first.body.suppressed);
+    expect(await counted(checker.metrics, 'suppression_filter_answers_total', { answer: 'cached' })).toBe(
+      cachedBefore + 1,
+    );
+  });
+
+  it('when the entry is removed through another process, then a check that begins after the removal answers not suppressed', async () => {
+    const email = uniqueEmail();
+    const writes = apiClient(writer.server.url, owner.token);
+    const added = await writes.post('/suppressions', { email });
+    expect(added.status).toBe(201);
+    expect(suppressedOf((await check(owner, [email])).body)).toEqual([email]);
+    expect((await check(owner, [email])).read).toBe(0);
+    expect((await writes.delete(`/suppressions/${encodeURIComponent(email)}`)).status).toBe(200);
+    expect(suppressedOf((await check(owner, [email])).body)).toEqual([]);
+  });
+
+  it('when the address is removed and added again, then the check answers with the new entry', async () => {
+    const email = uniqueEmail();
+    const writes = apiClient(writer.server.url, owner.token);
+    const first = await writes.post('/suppressions', { email, origin: 'manual' });
+    expect(first.status).toBe(201);
+    expect((await check(owner, [email])).body.suppressed[0].id).toBe(first.body.id);
+    expect((await writes.delete(`/suppressions/${encodeURIComponent(email)}`)).status).toBe(200);
+    const second = await writes.post('/suppressions', { email, origin: 'manual' });
+    expect(second.status).toBe(201);
+    expect((await check(owner, [email])).body.suppressed[0].id).toBe(second.body.id);
+  });
+
+  it('when the address is allowlisted after its entry was answered from memory, then the next check does not report it', async () => {
+    const email = uniqueEmail('partner.example');
+    const writes = apiClient(writer.server.url, owner.token);
+    expect((await writes.post('/suppressions', { email })).status).toBe(201);
+    await check(owner, [email]);
+    expect((await check(owner, [email])).read).toBe(0);
+    expect((await writes.post('/allowlist', { domain: 'partner.example' })).status).toBe(201);
+    expect(suppressedOf((await check(owner, [email])).body)).toEqual([]);
+  });
+
+  it("when the whole account's entry is added after a scope's entry was answered, then a check in that scope answers with the whole account's", async () => {
+    const email = uniqueEmail();
+    const writes = apiClient(writer.server.url, owner.token);
+    expect((await writes.post('/suppressions', { email, scope: 'digest' })).status).toBe(201);
+    expect((await check(owner, [email], 'digest')).body.suppressed[0].scope).toBe('digest');
+    expect((await check(owner, [email], 'digest')).read).toBe(0);
+    expect((await writes.post('/suppressions', { email })).status).toBe(201);
+    expect((await check(owner, [email], 'digest')).body.suppressed[0].scope).toBeNull();
+  });
+
+  it('when a transaction that took its id first removes the entry and commits after a later one, then a check that begins once its commit returns does not report it', async () => {
+    const [removed, later] = uniqueEmails(2);
+    const writes = apiClient(writer.server.url, owner.token);
+    expect((await writes.post('/suppressions', { email: removed })).status).toBe(201);
+    await check(owner, [removed!]);
+    expect((await check(owner, [removed!])).read).toBe(0);
+    const [older, newer] = [
+      new pg.Client({ connectionString: database.url }),
+      new pg.Client({ connectionString: database.url }),
+    ];
+    await Promise.all([older.connect(), newer.connect()]);
+    try {
+      await older.query('BEGIN');
+      await older.query('DELETE FROM suppressions WHERE account_id = $1 AND email = $2', [owner.accountId, removed]);
+      await newer.query('BEGIN');
+      await newer.query(`INSERT INTO suppressions (id, account_id, email, origin) VALUES ($1, $2, $3, 'manual')`, [
+        randomUUID(),
+        owner.accountId,
+        later,
+      ]);
+      await newer.query('COMMIT');
+      // The later transaction is applied; the earlier one is still open, and its entry still stands.
+      expect(suppressedOf((await check(owner, [removed!, later!])).body)).toEqual([removed, later]);
+      await older.query('COMMIT');
+      expect(suppressedOf((await check(owner, [removed!, later!])).body)).toEqual([later]);
+    } finally {
+      await Promise.all([older.end(), newer.end()]);
+    }
+  });
+
+  it('when a removal was recorded without its keys, then nothing is answered from memory until it is read again', async () => {
+    const email = uniqueEmail();
+    expect((await apiClient(writer.server.url, owner.token).post('/suppressions', { email })).status).toBe(201);
+    await check(owner, [email]);
+    expect((await check(owner, [email])).read).toBe(0);
+    // As the removals were recorded before the keys were: a count, and nothing to say whose.
+    await database.db.query({ text: 'INSERT INTO suppression_key_changes (removed) VALUES (1)' });
+    const after = await check(owner, [email]);
+    expect(after.read).toBe(1);
+    expect(suppressedOf(after.body)).toEqual([email]);
+    expect((await check(owner, [email])).read).toBe(0);
+  });
+});
