@@ -1,6 +1,7 @@
 /**
  * The check filter in `npm run bench:check`: in the same rounds, the check through the service with
- * its filter and entry cache, through a twin service whose filter keeps no entries
+ * its filter and entry cache, through two processes of it (one per core here, the load shared out
+ * between them), through a twin service whose filter keeps no entries
  * (CHECK_CACHE_ENTRIES=0), through another with CHECK_FILTER=off, and the bare indexed query on a pg
  * pool, with 10 % and 2 % of the checked addresses on the list; and GET /suppressions/{email} of a
  * present and of an absent address with and without the filter. Also the filter's memory, and the
@@ -16,6 +17,7 @@ import {
   ADDRESSES_PER_CHECK,
   bareChecks,
   loadChecks,
+  loadChecksOn,
   checkRequests,
   checkSets,
   inTurns,
@@ -30,12 +32,15 @@ export interface FilterCheckFigures {
   /** The share of each check's addresses that are on the list. */
   suppressed_share: number;
   filtered: Side;
+  /** The same service as two processes (one per core here), the load shared between them. */
+  pair: Side;
   /** With the filter, keeping no entries. */
   uncached: Side;
   unfiltered: Side;
   bare: Side;
-  /** Filtered over bare, uncached over bare, and unfiltered over bare: addresses per second. */
+  /** Filtered over bare, pair over bare, uncached over bare, and unfiltered over bare: addresses per second. */
   ratio: number;
+  pair_ratio: number;
   uncached_ratio: number;
   unfiltered_ratio: number;
   /** Of the entries the filtered service's checks found in the measured rounds, the share its cache answered. */
@@ -48,6 +53,8 @@ export interface FilterTwins {
   unfiltered: ChildServer;
   /** CHECK_CACHE_ENTRIES=0. */
   uncached: ChildServer;
+  /** A second process of the service itself, with the same settings. */
+  second: ChildServer;
 }
 
 export interface FilterLookupFigures {
@@ -111,12 +118,13 @@ async function measureShare(
   if (sizes.warmupS > 0) {
     const warmup = { durationS: sizes.warmupS };
     await beforeDeadline(deadline, bare(warmup));
-    for (const server of [bench.service, twins.uncached, twins.unfiltered])
+    for (const server of [bench.service, twins.second, twins.uncached, twins.unfiltered])
       await beforeDeadline(deadline, loadChecks(bench, server.url, warmup, requests));
   }
   const rounds = Math.max(1, sizes.lookupRounds);
   const window = loadWindow(sizes, Math.max(1, Math.round(sizes.checkS / rounds)), sizes.checkConnections);
   const filteredLoads: LoadResult[] = [];
+  const pairLoads: LoadResult[] = [];
   const uncachedLoads: LoadResult[] = [];
   const unfilteredLoads: LoadResult[] = [];
   const bareSides: Side[] = [];
@@ -125,6 +133,13 @@ async function measureShare(
   const before = await foundAnswers(bench.service);
   await inTurns(rounds, [
     async () => filteredLoads.push(await load('filtered check', bench.service.url)),
+    async () =>
+      pairLoads.push(
+        checkLoad(
+          'check on two processes',
+          await beforeDeadline(deadline, loadChecksOn(bench, [bench.service.url, twins.second.url], window, requests)),
+        ),
+      ),
     async () => uncachedLoads.push(await load('uncached check', twins.uncached.url)),
     async () => unfilteredLoads.push(await load('unfiltered check', twins.unfiltered.url)),
     async () => bareSides.push(await beforeDeadline(deadline, bare(window))),
@@ -133,6 +148,7 @@ async function measureShare(
   const cached = after.cached - before.cached;
   const found = cached + after.confirmed - before.confirmed;
   const filtered = sideOf(filteredLoads);
+  const pair = sideOf(pairLoads);
   const uncached = sideOf(uncachedLoads);
   const plain = sideOf(unfilteredLoads);
   const bareSide = {
@@ -143,10 +159,12 @@ async function measureShare(
   return {
     suppressed_share: share,
     filtered,
+    pair,
     uncached,
     unfiltered: plain,
     bare: bareSide,
     ratio: round3(filtered.addresses_per_s / bareSide.addresses_per_s),
+    pair_ratio: round3(pair.addresses_per_s / bareSide.addresses_per_s),
     uncached_ratio: round3(uncached.addresses_per_s / bareSide.addresses_per_s),
     unfiltered_ratio: round3(plain.addresses_per_s / bareSide.addresses_per_s),
     cached_share: found === 0 ? 0 : round3(cached / found),
@@ -232,14 +250,16 @@ export function filterRows(figures: FilterFigures): string[][] {
     ...figures.checks.map((check) => [
       `check, ${Math.round(check.suppressed_share * 100)} % suppressed`,
       `${rate(check.filtered)}; ${Math.round(check.cached_share * 1000) / 10} % of found from the cache`,
+      rate(check.pair),
       rate(check.uncached),
       rate(check.unfiltered),
       rate(check.bare),
-      `${check.ratio} (no cache: ${check.uncached_ratio}; off: ${check.unfiltered_ratio})`,
+      `${check.ratio} (two processes: ${check.pair_ratio}; no cache: ${check.uncached_ratio}; off: ${check.unfiltered_ratio})`,
     ]),
     ...figures.lookups.map((lookup) => [
       `lookup of a ${lookup.address} address`,
       `${lookup.filtered.rps.toLocaleString('en-US')} /s, p99 ${lookup.filtered.p99_ms} ms`,
+      '',
       '',
       `${lookup.unfiltered.rps.toLocaleString('en-US')} /s, p99 ${lookup.unfiltered.p99_ms} ms`,
       '',
@@ -251,6 +271,7 @@ export function filterRows(figures: FilterFigures): string[][] {
       '',
       '',
       '',
+      '',
       `built ${figures.ready_after_s} s after start`,
     ],
   ];
@@ -259,6 +280,7 @@ export function filterRows(figures: FilterFigures): string[][] {
 export const FILTER_HEADER = [
   'figure',
   'filter and entry cache',
+  'the same, two processes',
   'filter, CHECK_CACHE_ENTRIES=0',
   'CHECK_FILTER=off',
   'bare SQL',

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { ApiBench } from './api-blocks.js';
-import { cycle, quantile, runLoad, type LoadResult, type LoadWindow } from './http-load.js';
+import { cycle, parallelLoads, quantile, runLoad, type LoadResult, type LoadWindow } from './http-load.js';
 import { seededEmail, seededRandom } from './seed.js';
 
 export const ADDRESSES_PER_CHECK = 1000;
@@ -74,6 +74,27 @@ export function loadChecks(
     headers: { 'content-type': 'application/json' },
     next: cycle(requests),
   });
+}
+
+/**
+ * The same load on several processes of the service at once, its connections shared out among them,
+ * every request the next of one cycle: API processes behind one address, as a platform runs one per
+ * core. Their rates add up.
+ */
+export async function loadChecksOn(
+  bench: ApiBench,
+  urls: readonly string[],
+  window: LoadWindow,
+  requests: ReturnType<typeof checkRequests>,
+): Promise<LoadResult> {
+  const next = cycle(requests);
+  const connections = Math.max(1, Math.floor(bench.sizes.checkConnections / urls.length));
+  const results = await Promise.all(
+    urls.map((url) =>
+      runLoad({ url, connections, ...window, method: 'POST', headers: { 'content-type': 'application/json' }, next }),
+    ),
+  );
+  return parallelLoads(results);
 }
 
 export interface BareChecks {

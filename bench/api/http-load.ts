@@ -147,3 +147,14 @@ export function combineLoads(results: readonly LoadResult[]): LoadResult {
     latenciesMs,
   };
 }
+
+/**
+ * Loads that ran at the same time, on several processes, as one: their rates added, over the
+ * longest one's seconds; percentiles over every response.
+ */
+export function parallelLoads(results: readonly LoadResult[]): LoadResult {
+  const seconds = Math.max(...results.map((r) => r.seconds), 0) || 1;
+  const combined = combineLoads(results);
+  const ok = results.reduce((sum, r) => sum + r.okPerSecond * r.seconds, 0);
+  return { ...combined, rps: combined.requests / seconds, okPerSecond: ok / seconds, seconds };
+}

@@ -28,7 +28,7 @@ const TINY: ApiSizes = {
 describe('bench:check with the check filter', () => {
   // The deadline is there so that a block that hangs fails with its name, not to time it.
   it(
-    'when run, then the check with the filter, without its cache, with CHECK_FILTER=off and bare SQL, and the lookups, all report positive figures',
+    'when run, then the check with the filter, on two processes, without its cache, with CHECK_FILTER=off and bare SQL, and the lookups, all report positive figures',
     { timeout: 150_000 },
     async () => {
       const logger = createLogger('silent');
@@ -40,16 +40,18 @@ describe('bench:check with the check filter', () => {
             const bench = await prepareApiBench(config, TINY, logger, deadline, cleanup, {
               unfiltered: { CHECK_FILTER: 'off' },
               uncached: { CHECK_CACHE_ENTRIES: '0' },
+              second: {},
             });
             const readyAfterS = await filterReady(bench.service, deadline);
-            const twins = { unfiltered: bench.twins.unfiltered!, uncached: bench.twins.uncached! };
-            await filterReady(twins.uncached, deadline);
+            const { unfiltered, uncached, second } = bench.twins;
+            const twins = { unfiltered: unfiltered!, uncached: uncached!, second: second! };
+            for (const twin of [twins.uncached, twins.second]) await filterReady(twin, deadline);
             return measureFilter(bench, twins, readyAfterS, deadline);
           }),
         );
         expect(figures.checks.map((check) => check.suppressed_share)).toEqual([0.1, 0.02]);
         for (const check of figures.checks) {
-          for (const side of [check.filtered, check.uncached, check.unfiltered, check.bare])
+          for (const side of [check.filtered, check.pair, check.uncached, check.unfiltered, check.bare])
             expect(side.addresses_per_s).toBeGreaterThan(0);
           // In a list this small every set of an account holds the same entries: the sixth set on
           // finds those of the first five in the cache (and the 2 % sets, those of the 10 % ones).
