@@ -88,6 +88,8 @@ export async function measureFilter(ctx: StepContext): Promise<{ figures: Filter
     statementTimeoutMs: 5000,
     db: ctx.db,
     logger: createLogger('warn'),
+    // The filter alone, at each size: an entry cache would answer the sets it met before from memory.
+    cacheEntries: 0,
   });
   try {
     await filter.whenReady();

@@ -76,6 +76,40 @@ describe('the check answers an entry it found before from memory', () => {
     expect(suppressedOf((await check(owner, [email])).body)).toEqual([]);
   });
 
+  it('when one process removes addresses the other has just answered from memory, with writers running, then no check that begins after a removal reports it', async () => {
+    const writes = apiClient(writer.server.url, owner.token);
+    const reads = apiClient(checker.server.url, owner.token);
+    const churn = uniqueEmails(30);
+    let stop = false;
+    const background = (async () => {
+      for (let index = 0; !stop; index += 1) {
+        const email = churn[index % churn.length]!;
+        const api = index % 2 === 0 ? writes : reads;
+        if (index % 3 === 2) await api.delete(`/suppressions/${encodeURIComponent(email)}`);
+        else await api.post('/suppressions', { email });
+      }
+    })();
+    const stale: string[] = [];
+    let answeredFromMemory = 0;
+    try {
+      for (const email of uniqueEmails(30)) {
+        expect((await writes.post('/suppressions', { email })).status).toBe(201);
+        // Checked at once, and checked again while the removal below is under way.
+        await check(owner, [email]);
+        const again = reads.post('/suppressions/check', { emails: [email] });
+        if ((await check(owner, [email])).read === 0) answeredFromMemory += 1;
+        expect((await writes.delete(`/suppressions/${encodeURIComponent(email)}`)).status).toBe(200);
+        await again;
+        if (suppressedOf((await check(owner, [email])).body).includes(email)) stale.push(email);
+      }
+    } finally {
+      stop = true;
+      await background;
+    }
+    expect(stale).toEqual([]);
+    expect(answeredFromMemory).toBeGreaterThan(0);
+  });
+
   it('when the address is removed and added again, then the check answers with the new entry', async () => {
     const email = uniqueEmail();
     const writes = apiClient(writer.server.url, owner.token);
