@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { newAccount, type TestAccount } from '../support/accounts.js';
 import { apiClient } from '../support/api-client.js';
+import { churn } from '../support/churn.js';
 import { counted, startFilteredApp, type FilteredApp } from '../support/check-filter-app.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -79,16 +80,7 @@ describe('the check answers an entry it found before from memory', () => {
   it('when one process removes addresses the other has just answered from memory, with writers running, then no check that begins after a removal reports it', async () => {
     const writes = apiClient(writer.server.url, owner.token);
     const reads = apiClient(checker.server.url, owner.token);
-    const churn = uniqueEmails(30);
-    let stop = false;
-    const background = (async () => {
-      for (let index = 0; !stop; index += 1) {
-        const email = churn[index % churn.length]!;
-        const api = index % 2 === 0 ? writes : reads;
-        if (index % 3 === 2) await api.delete(`/suppressions/${encodeURIComponent(email)}`);
-        else await api.post('/suppressions', { email });
-      }
-    })();
+    const background = churn([writes, reads], uniqueEmails(30));
     const stale: string[] = [];
     let answeredFromMemory = 0;
     try {
@@ -103,8 +95,7 @@ describe('the check answers an entry it found before from memory', () => {
         if (suppressedOf((await check(owner, [email])).body).includes(email)) stale.push(email);
       }
     } finally {
-      stop = true;
-      await background;
+      await background.stop();
     }
     expect(stale).toEqual([]);
     expect(answeredFromMemory).toBeGreaterThan(0);

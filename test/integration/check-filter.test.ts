@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { newAccount, type TestAccount } from '../support/accounts.js';
 import { apiClient, expectError } from '../support/api-client.js';
+import { churn } from '../support/churn.js';
 import { counted, startFilteredApp, type FilteredApp } from '../support/check-filter-app.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -82,17 +83,8 @@ describe('the check filter never fails open', () => {
     const owner = await newAccount(database.db);
     const adder = apiClient(first.server.url, owner.token);
     const checker = apiClient(second.server.url, owner.token);
-    const churn = uniqueEmails(40);
-    let stop = false;
     // Writers and removals on both processes while the adds and checks run.
-    const background = (async () => {
-      for (let index = 0; !stop; index += 1) {
-        const email = churn[index % churn.length]!;
-        const api = index % 2 === 0 ? adder : checker;
-        if (index % 3 === 2) await api.delete(`/suppressions/${encodeURIComponent(email)}`);
-        else await api.post('/suppressions', { email });
-      }
-    })();
+    const background = churn([adder, checker], uniqueEmails(40));
     const missed: string[] = [];
     try {
       for (const email of uniqueEmails(40)) {
@@ -101,8 +93,7 @@ describe('the check filter never fails open', () => {
         if (!suppressedOf(check.body).includes(email)) missed.push(email);
       }
     } finally {
-      stop = true;
-      await background;
+      await background.stop();
     }
     expect(missed).toEqual([]);
     expect(await counted(second.metrics, 'suppression_filter_answers_total', { answer: 'absent' })).toBeGreaterThan(0);
