@@ -66,14 +66,7 @@ export function loadChecks(
   window: LoadWindow,
   requests: ReturnType<typeof checkRequests>,
 ): Promise<LoadResult> {
-  return runLoad({
-    url,
-    connections: bench.sizes.checkConnections,
-    ...window,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    next: cycle(requests),
-  });
+  return loadChecksOn(bench, [url], window, requests);
 }
 
 /**
