@@ -74,26 +74,28 @@ export interface FilterFigures {
   ready_after_s: number;
 }
 
-/** A gauge of a server's /metrics, or undefined when it has no sample. */
-async function gauge(server: ChildServer, name: string): Promise<number | undefined> {
+/**
+ * A sample of a server's /metrics by its series as exposed (`name`, or `name{label="value"}`), or
+ * undefined when it has none.
+ */
+async function sample(server: ChildServer, series: string): Promise<number | undefined> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
-  return match ? Number(match[1]) : undefined;
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
 /** The "maybe" addresses the service's filter answered from its cache, and those the database found. */
 async function foundAnswers(server: ChildServer): Promise<{ cached: number; confirmed: number }> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  const count = (answer: string) =>
-    Number(new RegExp(`^suppression_filter_answers_total\\{answer="${answer}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { cached: count('cached'), confirmed: count('confirmed') };
+  const count = async (answer: string) =>
+    (await sample(server, `suppression_filter_answers_total{answer="${answer}"}`)) ?? 0;
+  return { cached: await count('cached'), confirmed: await count('confirmed') };
 }
 
 /** Waits until the service's filter is built; resolves with how long that took from now. */
 export async function filterReady(server: ChildServer, deadline: Deadline): Promise<number> {
   const startedAt = performance.now();
   const poll = async (): Promise<void> => {
-    while ((await gauge(server, 'suppression_filter_ready')) !== 1) await sleep(100);
+    while ((await sample(server, 'suppression_filter_ready')) !== 1) await sleep(100);
   };
   await beforeDeadline(deadline, poll());
   return (performance.now() - startedAt) / 1000;
@@ -231,8 +233,8 @@ export async function measureFilter(
   const checks: FilterCheckFigures[] = [];
   for (const share of [0.1, 0.02]) checks.push(await measureShare(bench, twins, share, deadline));
   const lookups = await measureLookups(bench, twins.unfiltered, deadline);
-  const entries = (await gauge(bench.service, 'suppression_filter_entries')) ?? 0;
-  const bytes = (await gauge(bench.service, 'suppression_filter_bytes')) ?? 0;
+  const entries = (await sample(bench.service, 'suppression_filter_entries')) ?? 0;
+  const bytes = (await sample(bench.service, 'suppression_filter_bytes')) ?? 0;
   return {
     checks,
     lookups,

@@ -70,7 +70,8 @@ export function startCheckFilter(options: CheckFilterOptions): CheckFilter {
       counters.applied?.(removed);
     } else if (accounts && emails && scopes) {
       for (let index = 0; index < accounts.length; index += 1) {
-        const [accountId, email] = [accounts[index] as string, emails[index] as string];
+        const accountId = accounts[index] as string;
+        const email = emails[index] as string;
         for (const filter of filters) filter.add(accountId, scopes[index] as string, email);
         // A key added in the whole account's scope may now be the entry a scope's check answers with.
         cache.changed(accountId, email);

@@ -1,4 +1,5 @@
 import { COVERED_BY_ALLOWLIST } from '../allowlist/allowlist-repository.js';
+import type { CachedEntry } from '../check-filter/entry-cache.js';
 import type { Queryable } from '../db/database.js';
 import { COLUMNS, fromRow } from './suppression-repository.js';
 import type { Suppression } from './suppression.js';
@@ -95,12 +96,11 @@ export function findSuppressionsByIds(db: Queryable, pairs: AccountValues): Prom
   return findByPairs(db, { ...query, columns: ENTRY_COLUMNS }, pairs, fromRow);
 }
 
-/** An entry that stops a send, as the check answers with it. */
-export interface StoppingEntry {
-  email: string;
-  /** Its resource, as JSON text. */
-  resource: string;
-}
+/**
+ * An entry that stops a send, as the check answers with it and its entry cache keeps it: its
+ * address, and its resource as JSON text.
+ */
+export type StoppingEntry = CachedEntry;
 
 /** The entries that stop a send to these triples (`sending` or `covering`), as the check answers with them. */
 export function findStoppingEntries(
