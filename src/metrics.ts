@@ -49,7 +49,7 @@ export interface Metrics {
   readonly checkAddresses: Counter<'result'>;
   /** `suppression_filter_fallbacks_total{reason}`: checks and lookups that asked the database about every address, and why. */
   readonly filterFallbacks: Counter<'reason'>;
-  /** `suppression_filter_answers_total{answer}`: addresses the filter answered, `absent`, or "maybe" and then `cached`, `confirmed` or `unconfirmed`. */
+  /** `suppression_filter_answers_total{answer}`: addresses the filter answered, `absent`, or "maybe" and then `cached`, `cached_absent`, `confirmed` or `unconfirmed`. */
   readonly filterAnswers: Counter<'answer'>;
   /** `suppression_filter_builds_total{reason}` and `suppression_filter_changes_applied_total`. */
   readonly filterBuilds: Counter<'reason'>;
@@ -194,7 +194,7 @@ export function createMetrics(): Metrics {
     }),
     filterAnswers: new Counter({
       name: 'suppression_filter_answers_total',
-      help: 'Addresses the check filter answered for, by answer: absent (no query), cached (a "maybe" answered from the entry cache, no query), confirmed or unconfirmed (a "maybe" the database found an entry for, or not).',
+      help: 'Addresses the check filter answered for, by answer: absent (no query), cached or cached_absent (a "maybe" answered from the entry cache with its entry, or as having none, no query), confirmed or unconfirmed (a "maybe" the database found an entry for, or not).',
       labelNames: ['answer'] as const,
       registers: [registry],
     }),

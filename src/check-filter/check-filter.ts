@@ -256,12 +256,13 @@ export function startCheckFilter(options: CheckFilterOptions): CheckFilter {
       return { early, settled };
     },
     answered(counts) {
-      live?.filter.answered(counts.absent, counts.unconfirmed);
+      // A "maybe" the cache knows has no entry is as much the filter's false positive as one the database told.
+      live?.filter.answered(counts.absent, counts.unconfirmed + (counts.cachedAbsent ?? 0));
       counters.answered?.(counts);
     },
     cacheTicket: (accountId) => (live && !closed ? cache.ticket(accountId) : undefined),
     cached: (accountId, scope, email) => cache.get(accountId, scope, email),
-    keep: (ticket, scope, entry) => cache.keep(ticket, scope, entry),
+    keep: (ticket, scope, email, entry) => cache.keep(ticket, scope, email, entry),
     status() {
       const filter = live?.filter;
       return {

@@ -16,15 +16,16 @@ export interface CacheTicket {
 
 /** What the cache knows of an account: its answers by scope asked and address, and a count of its changes. */
 interface AccountState {
-  scopes: Map<string, Map<string, CachedEntry>>;
+  scopes: Map<string, Map<string, CachedEntry | null>>;
   generation: number;
 }
 
 /**
- * The entries the check found lately, by (account, scope asked, address), so that an address that
- * is checked again is answered from memory: the check's "maybe" addresses are mostly the same
- * suppressed recipients, met again in every send to a list. It holds only entries that stop a send,
- * never an absence, and is kept current by the same changes as the filter: every change of an
+ * What the check found lately of the filter's "maybe" addresses, by (account, scope asked, address),
+ * so that an address that is checked again is answered from memory: the check's "maybe" addresses
+ * are mostly the same suppressed recipients, met again in every send to a list, and the same few
+ * false positives of the filter, for which the database has no entry (kept as `null`). It is kept
+ * current by the same changes as the filter: every change of an
  * address's keys (an add or a removal, in any scope) drops its answers, a change of an account's
  * allowlist drops the whole account's, and anything that leaves the changes unknown (the filter
  * built again) drops everything.
@@ -59,24 +60,27 @@ export class EntryCache {
     return { accountId, epoch: this.epoch, generation: this.account(accountId).generation };
   }
 
-  /** The entry that stops a send to this address in this scope ('' for the whole account), if kept. */
-  get(accountId: string, scope: string, email: string): CachedEntry | undefined {
+  /**
+   * The entry that stops a send to this address in this scope ('' for the whole account), null when
+   * it is kept as having none, undefined when nothing is kept.
+   */
+  get(accountId: string, scope: string, email: string): CachedEntry | null | undefined {
     return this.accounts.get(accountId)?.scopes.get(scope)?.get(email);
   }
 
-  /** Keeps what a read begun with `ticket` found, unless the account changed since. */
-  keep(ticket: CacheTicket, scope: string, entry: CachedEntry): void {
+  /** Keeps what a read begun with `ticket` found for this address (null: no entry), unless the account changed since. */
+  keep(ticket: CacheTicket, scope: string, email: string, entry: CachedEntry | null): void {
     if (this.capacity === 0 || ticket.epoch !== this.epoch) return;
     const state = this.accounts.get(ticket.accountId);
     if (state?.generation !== ticket.generation) return;
-    if (this.count >= this.capacity && !state.scopes.get(scope)?.has(entry.email)) this.drop();
+    if (this.count >= this.capacity && !state.scopes.get(scope)?.has(email)) this.drop();
     let entries = state.scopes.get(scope);
     if (entries === undefined) {
       entries = new Map();
       state.scopes.set(scope, entries);
     }
     const size = entries.size;
-    entries.set(entry.email, entry);
+    entries.set(email, entry);
     this.count += entries.size - size;
   }
 

@@ -9,9 +9,10 @@ export function filterCounters(
     fallback: (reason) => metrics.filterFallbacks.inc({ reason }),
     built: (reason) => metrics.filterBuilds.inc({ reason }),
     applied: (changes) => metrics.filterChangesApplied.inc(changes),
-    answered({ absent, cached = 0, confirmed, unconfirmed }) {
+    answered({ absent, cached = 0, cachedAbsent = 0, confirmed, unconfirmed }) {
       if (absent > 0) metrics.filterAnswers.inc({ answer: 'absent' }, absent);
       if (cached > 0) metrics.filterAnswers.inc({ answer: 'cached' }, cached);
+      if (cachedAbsent > 0) metrics.filterAnswers.inc({ answer: 'cached_absent' }, cachedAbsent);
       if (confirmed > 0) metrics.filterAnswers.inc({ answer: 'confirmed' }, confirmed);
       if (unconfirmed > 0) metrics.filterAnswers.inc({ answer: 'unconfirmed' }, unconfirmed);
     },

@@ -17,8 +17,9 @@ export interface AnswerCounts {
   /** "Maybe" addresses the database found an entry for, and those it did not. */
   confirmed: number;
   unconfirmed: number;
-  /** "Maybe" addresses answered from the entry cache, with no query. */
+  /** "Maybe" addresses answered from the entry cache, with no query: with the entry kept, and as kept having none. */
   cached?: number;
+  cachedAbsent?: number;
 }
 
 /** Where the filter counts what it does (the process's metrics). */
@@ -99,11 +100,12 @@ export interface CheckFilter {
   cacheTicket(accountId: string): CacheTicket | undefined;
   /**
    * The entry kept for this address in this scope ('' for the whole account): the entry that stops a
-   * send there, as of the filter's last round. Asked only about the "maybe" addresses of a `settled`
-   * screen, so as of a round that began after the check.
+   * send there, as of the filter's last round, or null when it is kept as having none. Asked only
+   * about the "maybe" addresses of a `settled` screen, so as of a round that began after the check.
    */
-  cached(accountId: string, scope: string, email: string): CachedEntry | undefined;
-  keep(ticket: CacheTicket, scope: string, entry: CachedEntry): void;
+  cached(accountId: string, scope: string, email: string): CachedEntry | null | undefined;
+  /** Keeps what a read begun with `ticket` found for a "maybe" address: its entry, or null for none. */
+  keep(ticket: CacheTicket, scope: string, email: string, entry: CachedEntry | null): void;
   status(): FilterStatus;
   /** Keys and removals committed that the filter has not read; undefined while it is built. */
   changesBehind(): Promise<number | undefined>;

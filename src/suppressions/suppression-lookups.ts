@@ -5,6 +5,7 @@ import { ANY_NAMED_SCOPE } from '../check-filter/key-filter.js';
 import type { Queryable } from '../db/database.js';
 import type { Reads } from '../db/reads.js';
 import { storedScope, type Scope } from '../domain/scope.js';
+import { keptIn, screened } from './screened-lookup.js';
 import {
   findStoppingEntries,
   findSuppressionsByEmails,
@@ -17,8 +18,9 @@ import {
 /**
  * Lookups of entries by address or id that concurrent requests share: every lookup asked for in the
  * same turn of the event loop, of any account, a single address or a check's thousand, goes to the
- * database in one query. Nothing is cached: each answer is read when it is asked for. With the
- * check filter, an address it shows to be certainly absent is not asked about at all.
+ * database in one query. Nothing is cached by the loaders: each answer is read when it is asked
+ * for. With the check filter, an address it shows to be certainly absent is not asked about at all,
+ * and the check answers a "maybe" its entry cache holds from there (`screened`).
  */
 export interface SuppressionLookups {
   /** The address's entry in this scope (the whole account's when null). */
@@ -142,105 +144,6 @@ function loader<T>(db: Queryable, reads: Reads | undefined, find: Find<T>) {
       batchScheduleFn: (dispatch) => setImmediate(dispatch),
     },
   );
-}
-
-/** The positions below `length` at which `holds` is true, in order. */
-function positionsWhere(length: number, holds: (index: number) => boolean): number[] {
-  const positions: number[] = [];
-  for (let index = 0; index < length; index += 1) if (holds(index)) positions.push(index);
-  return positions;
-}
-
-/**
- * Where a lookup's found entries are kept to answer it again (the check's entry cache, for one
- * account and scope asked).
- */
-interface Kept<T> {
-  /** The entry kept for this address, if any. */
-  get(email: string): T | undefined;
-  /** Called as a read of the database begins; what it returns keeps what the read found. */
-  begin(): (found: readonly (T | null)[]) => void;
-}
-
-/**
- * The entries of these addresses, asking the database only about those the filter may hold (all
- * of them when it cannot answer), and telling it what the database found of its "maybe"s. The
- * addresses it may hold already are asked about while its round runs; the round settles the others,
- * and only those its changes added are asked about after it. With `kept`, a "maybe" address whose
- * entry is kept once the round has settled is answered from it, without a query: the round applied
- * every change committed before this lookup began, and a change drops what it makes wrong.
- */
-async function screened<T>(
-  filter: CheckFilter | undefined,
-  lookup: { accountId: string; scopes: readonly string[]; values: readonly string[] },
-  load: (values: readonly string[]) => Promise<(T | null)[]>,
-  kept?: Kept<T>,
-): Promise<(T | null)[]> {
-  const { accountId, scopes, values } = lookup;
-  if (!filter) return load(values);
-  const loadSome = async (positions: readonly number[]): Promise<(T | null)[]> => {
-    if (positions.length === 0) return [];
-    const keep = kept?.begin();
-    const found = await load(positions.map((index) => values[index] as string));
-    keep?.(found);
-    return found;
-  };
-  const { early, settled } = filter.screenEarly(accountId, scopes, values);
-  // An address kept now waits for the round, which may drop it, rather than being asked about.
-  const earlyAt = early
-    ? positionsWhere(
-        values.length,
-        (index) => early[index] === true && kept?.get(values[index] as string) === undefined,
-      )
-    : [];
-  const askedEarly = new Array<boolean>(values.length).fill(false);
-  for (const index of earlyAt) askedEarly[index] = true;
-  const foundEarly = loadSome(earlyAt);
-  // Awaited below; a failure while the round runs is not an unhandled one meanwhile.
-  foundEarly.catch(() => undefined);
-  const maybe = await settled;
-  // Each answer goes back to the position it was asked from: no address is looked up again.
-  const answers = new Array<T | null>(values.length).fill(null);
-  let cached = 0;
-  const lateAt: number[] = [];
-  for (let index = 0; index < values.length; index += 1) {
-    if (askedEarly[index] || !(maybe?.[index] ?? true)) continue;
-    // Without a settled round the cache may be behind: the database answers every address.
-    const entry = maybe ? kept?.get(values[index] as string) : undefined;
-    if (entry === undefined) lateAt.push(index);
-    else {
-      answers[index] = entry;
-      cached += 1;
-    }
-  }
-  const [first, late] = await Promise.all([foundEarly, loadSome(lateAt)]);
-  let confirmed = 0;
-  const place = (positions: readonly number[], entries: readonly (T | null)[]) =>
-    positions.forEach((position, index) => {
-      const entry = entries[index] ?? null;
-      answers[position] = entry;
-      if (entry !== null) confirmed += 1;
-    });
-  place(earlyAt, first);
-  place(lateAt, late);
-  if (maybe) {
-    const asked = earlyAt.length + lateAt.length;
-    filter.answered({ absent: values.length - asked - cached, cached, confirmed, unconfirmed: asked - confirmed });
-  }
-  return answers;
-}
-
-/** The check filter's entry cache for one account and scope asked ('' for the whole account). */
-function keptIn(filter: CheckFilter, accountId: string, scope: string): Kept<StoppingEntry> {
-  return {
-    get: (email) => filter.cached(accountId, scope, email),
-    begin() {
-      const ticket = filter.cacheTicket(accountId);
-      return (found) => {
-        if (ticket) for (const entry of found) if (entry !== null) filter.keep(ticket, scope, entry);
-      };
-    },
-  };
 }
 
 /**

@@ -176,3 +176,98 @@ describe('the check answers an entry it found before from memory', () => {
     expect((await check(owner, [email])).read).toBe(0);
   });
 });
+
+describe('the check answers from memory a "maybe" address it found no entry for', () => {
+  let owner: TestAccount;
+  beforeAll(async () => {
+    owner = await newAccount(database.db);
+  });
+
+  const cachedAbsent = () => counted(checker.metrics, 'suppression_filter_answers_total', { answer: 'cached_absent' });
+
+  /** An address whose removed entry left its bits in the filter: a "maybe" with no entry, checked twice. */
+  async function staleMaybe(): Promise<string> {
+    const email = uniqueEmail();
+    const writes = apiClient(writer.server.url, owner.token);
+    expect((await writes.post('/suppressions', { email })).status).toBe(201);
+    expect((await writes.delete(`/suppressions/${encodeURIComponent(email)}`)).status).toBe(200);
+    const first = await check(owner, [email]);
+    expect(first.read).toBe(1);
+    expect(first.body.suppressed).toEqual([]);
+    return email;
+  }
+
+  it('when it is checked again, then it answers not suppressed without asking the database, counted as cached_absent', async () => {
+    const email = await staleMaybe();
+    const before = await cachedAbsent();
+    const again = await check(owner, [email]);
+    expect(again.read).toBe(0);
+    expect(again.body.suppressed).toEqual([]);
+    expect(await cachedAbsent()).toBe(before + 1);
+  });
+
+  it('when another process adds it, then a check that begins after the 201 reports it, in the whole account and in a scope', async () => {
+    const email = await staleMaybe();
+    expect((await check(owner, [email], 'digest')).read).toBe(1);
+    expect((await check(owner, [email])).read).toBe(0);
+    expect((await check(owner, [email], 'digest')).read).toBe(0);
+    expect((await apiClient(writer.server.url, owner.token).post('/suppressions', { email })).status).toBe(201);
+    expect(suppressedOf((await check(owner, [email])).body)).toEqual([email]);
+    expect(suppressedOf((await check(owner, [email], 'digest')).body)).toEqual([email]);
+  });
+
+  it('when addresses answered as having no entry are added through another process with writers running, then every check that begins after an add reports it', async () => {
+    const writes = apiClient(writer.server.url, owner.token);
+    const reads = apiClient(checker.server.url, owner.token);
+    const background = churn([writes, reads], uniqueEmails(30));
+    const missed: string[] = [];
+    let answeredFromMemory = 0;
+    try {
+      for (let round = 0; round < 30; round += 1) {
+        const email = await staleMaybe();
+        if ((await check(owner, [email])).read === 0) answeredFromMemory += 1;
+        // A check in flight while the add is made, whose absence must not outlive the add.
+        const during = reads.post('/suppressions/check', { emails: [email] });
+        expect((await writes.post('/suppressions', { email })).status).toBe(201);
+        await during;
+        if (!suppressedOf((await check(owner, [email])).body).includes(email)) missed.push(email);
+      }
+    } finally {
+      await background.stop();
+    }
+    expect(missed).toEqual([]);
+    expect(answeredFromMemory).toBeGreaterThan(0);
+  });
+
+  it('when a transaction that took its id first adds it and commits after a later one, then a check that begins once its commit returns reports it', async () => {
+    const email = await staleMaybe();
+    const [later] = uniqueEmails(1);
+    expect((await check(owner, [email])).read).toBe(0);
+    const [older, newer] = [
+      new pg.Client({ connectionString: database.url }),
+      new pg.Client({ connectionString: database.url }),
+    ];
+    await Promise.all([older.connect(), newer.connect()]);
+    try {
+      await older.query('BEGIN');
+      await older.query(`INSERT INTO suppressions (id, account_id, email, origin) VALUES ($1, $2, $3, 'manual')`, [
+        randomUUID(),
+        owner.accountId,
+        email,
+      ]);
+      await newer.query('BEGIN');
+      await newer.query(`INSERT INTO suppressions (id, account_id, email, origin) VALUES ($1, $2, $3, 'manual')`, [
+        randomUUID(),
+        owner.accountId,
+        later,
+      ]);
+      await newer.query('COMMIT');
+      // The later add is applied; the earlier one is still open, and the address still has no entry.
+      expect(suppressedOf((await check(owner, [email, later!])).body)).toEqual([later]);
+      await older.query('COMMIT');
+      expect(suppressedOf((await check(owner, [email, later!])).body)).toEqual([email, later]);
+    } finally {
+      await Promise.all([older.end(), newer.end()]);
+    }
+  });
+});
