@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { newAccount, type TestAccount } from '../support/accounts.js';
-import { apiClient } from '../support/api-client.js';
+import { apiClient, type ApiClient } from '../support/api-client.js';
 import { churn } from '../support/churn.js';
 import { counted, startFilteredApp, type FilteredApp } from '../support/check-filter-app.js';
 import { uniqueEmail, uniqueEmails } from '../support/emails.js';
@@ -45,6 +45,66 @@ async function check(owner: TestAccount, emails: string[], scope?: string) {
   return { body: response.body, read: addressesRead - before };
 }
 
+/**
+ * Thirty races of a change through the writing process against checks through the counted one,
+ * with writers and removals running on both: each `race` says whether its address was answered
+ * from memory before the change, and the address when the check after the change answered wrongly.
+ */
+async function racesUnderChurn(
+  owner: TestAccount,
+  race: (clients: { writes: ApiClient; reads: ApiClient }) => Promise<{ fromMemory: boolean; wrong: string | null }>,
+) {
+  const writes = apiClient(writer.server.url, owner.token);
+  const reads = apiClient(checker.server.url, owner.token);
+  const background = churn([writes, reads], uniqueEmails(30));
+  const wrong: string[] = [];
+  let answeredFromMemory = 0;
+  try {
+    for (let round = 0; round < 30; round += 1) {
+      const outcome = await race({ writes, reads });
+      if (outcome.fromMemory) answeredFromMemory += 1;
+      if (outcome.wrong !== null) wrong.push(outcome.wrong);
+    }
+  } finally {
+    await background.stop();
+  }
+  return { wrong, answeredFromMemory };
+}
+
+/**
+ * A transaction that takes its id first (it runs `first`) and commits after a later one, which adds
+ * `later`: `whileOpen` runs once the later one has committed, `afterCommit` once the first has.
+ */
+async function outOfOrderCommits(
+  owner: TestAccount,
+  first: { text: string; values: unknown[] },
+  later: string,
+  whileOpen: () => Promise<void>,
+  afterCommit: () => Promise<void>,
+) {
+  const [older, newer] = [
+    new pg.Client({ connectionString: database.url }),
+    new pg.Client({ connectionString: database.url }),
+  ];
+  await Promise.all([older.connect(), newer.connect()]);
+  try {
+    await older.query('BEGIN');
+    await older.query(first.text, first.values);
+    await newer.query('BEGIN');
+    await newer.query(`INSERT INTO suppressions (id, account_id, email, origin) VALUES ($1, $2, $3, 'manual')`, [
+      randomUUID(),
+      owner.accountId,
+      later,
+    ]);
+    await newer.query('COMMIT');
+    await whileOpen();
+    await older.query('COMMIT');
+    await afterCommit();
+  } finally {
+    await Promise.all([older.end(), newer.end()]);
+  }
+}
+
 describe('the check answers an entry it found before from memory', () => {
   let owner: TestAccount;
   beforeAll(async () => {
@@ -78,25 +138,17 @@ describe('the check answers an entry it found before from memory', () => {
   });
 
   it('when one process removes addresses the other has just answered from memory, with writers running, then no check that begins after a removal reports it', async () => {
-    const writes = apiClient(writer.server.url, owner.token);
-    const reads = apiClient(checker.server.url, owner.token);
-    const background = churn([writes, reads], uniqueEmails(30));
-    const stale: string[] = [];
-    let answeredFromMemory = 0;
-    try {
-      for (const email of uniqueEmails(30)) {
-        expect((await writes.post('/suppressions', { email })).status).toBe(201);
-        // Checked at once, and checked again while the removal below is under way.
-        await check(owner, [email]);
-        const again = reads.post('/suppressions/check', { emails: [email] });
-        if ((await check(owner, [email])).read === 0) answeredFromMemory += 1;
-        expect((await writes.delete(`/suppressions/${encodeURIComponent(email)}`)).status).toBe(200);
-        await again;
-        if (suppressedOf((await check(owner, [email])).body).includes(email)) stale.push(email);
-      }
-    } finally {
-      await background.stop();
-    }
+    const { wrong: stale, answeredFromMemory } = await racesUnderChurn(owner, async ({ writes, reads }) => {
+      const email = uniqueEmail();
+      expect((await writes.post('/suppressions', { email })).status).toBe(201);
+      // Checked at once, and checked again while the removal below is under way.
+      await check(owner, [email]);
+      const again = reads.post('/suppressions/check', { emails: [email] });
+      const fromMemory = (await check(owner, [email])).read === 0;
+      expect((await writes.delete(`/suppressions/${encodeURIComponent(email)}`)).status).toBe(200);
+      await again;
+      return { fromMemory, wrong: suppressedOf((await check(owner, [email])).body).includes(email) ? email : null };
+    });
     expect(stale).toEqual([]);
     expect(answeredFromMemory).toBeGreaterThan(0);
   });
@@ -139,28 +191,14 @@ describe('the check answers an entry it found before from memory', () => {
     expect((await writes.post('/suppressions', { email: removed })).status).toBe(201);
     await check(owner, [removed!]);
     expect((await check(owner, [removed!])).read).toBe(0);
-    const [older, newer] = [
-      new pg.Client({ connectionString: database.url }),
-      new pg.Client({ connectionString: database.url }),
-    ];
-    await Promise.all([older.connect(), newer.connect()]);
-    try {
-      await older.query('BEGIN');
-      await older.query('DELETE FROM suppressions WHERE account_id = $1 AND email = $2', [owner.accountId, removed]);
-      await newer.query('BEGIN');
-      await newer.query(`INSERT INTO suppressions (id, account_id, email, origin) VALUES ($1, $2, $3, 'manual')`, [
-        randomUUID(),
-        owner.accountId,
-        later,
-      ]);
-      await newer.query('COMMIT');
+    await outOfOrderCommits(
+      owner,
+      { text: 'DELETE FROM suppressions WHERE account_id = $1 AND email = $2', values: [owner.accountId, removed] },
+      later!,
       // The later transaction is applied; the earlier one is still open, and its entry still stands.
-      expect(suppressedOf((await check(owner, [removed!, later!])).body)).toEqual([removed, later]);
-      await older.query('COMMIT');
-      expect(suppressedOf((await check(owner, [removed!, later!])).body)).toEqual([later]);
-    } finally {
-      await Promise.all([older.end(), newer.end()]);
-    }
+      async () => expect(suppressedOf((await check(owner, [removed!, later!])).body)).toEqual([removed, later]),
+      async () => expect(suppressedOf((await check(owner, [removed!, later!])).body)).toEqual([later]),
+    );
   });
 
   it('when a removal was recorded without its keys, then nothing is answered from memory until it is read again', async () => {
@@ -217,24 +255,15 @@ describe('the check answers from memory a "maybe" address it found no entry for'
   });
 
   it('when addresses answered as having no entry are added through another process with writers running, then every check that begins after an add reports it', async () => {
-    const writes = apiClient(writer.server.url, owner.token);
-    const reads = apiClient(checker.server.url, owner.token);
-    const background = churn([writes, reads], uniqueEmails(30));
-    const missed: string[] = [];
-    let answeredFromMemory = 0;
-    try {
-      for (let round = 0; round < 30; round += 1) {
-        const email = await staleMaybe();
-        if ((await check(owner, [email])).read === 0) answeredFromMemory += 1;
-        // A check in flight while the add is made, whose absence must not outlive the add.
-        const during = reads.post('/suppressions/check', { emails: [email] });
-        expect((await writes.post('/suppressions', { email })).status).toBe(201);
-        await during;
-        if (!suppressedOf((await check(owner, [email])).body).includes(email)) missed.push(email);
-      }
-    } finally {
-      await background.stop();
-    }
+    const { wrong: missed, answeredFromMemory } = await racesUnderChurn(owner, async ({ writes, reads }) => {
+      const email = await staleMaybe();
+      const fromMemory = (await check(owner, [email])).read === 0;
+      // A check in flight while the add is made, whose absence must not outlive the add.
+      const during = reads.post('/suppressions/check', { emails: [email] });
+      expect((await writes.post('/suppressions', { email })).status).toBe(201);
+      await during;
+      return { fromMemory, wrong: suppressedOf((await check(owner, [email])).body).includes(email) ? null : email };
+    });
     expect(missed).toEqual([]);
     expect(answeredFromMemory).toBeGreaterThan(0);
   });
@@ -243,31 +272,16 @@ describe('the check answers from memory a "maybe" address it found no entry for'
     const email = await staleMaybe();
     const [later] = uniqueEmails(1);
     expect((await check(owner, [email])).read).toBe(0);
-    const [older, newer] = [
-      new pg.Client({ connectionString: database.url }),
-      new pg.Client({ connectionString: database.url }),
-    ];
-    await Promise.all([older.connect(), newer.connect()]);
-    try {
-      await older.query('BEGIN');
-      await older.query(`INSERT INTO suppressions (id, account_id, email, origin) VALUES ($1, $2, $3, 'manual')`, [
-        randomUUID(),
-        owner.accountId,
-        email,
-      ]);
-      await newer.query('BEGIN');
-      await newer.query(`INSERT INTO suppressions (id, account_id, email, origin) VALUES ($1, $2, $3, 'manual')`, [
-        randomUUID(),
-        owner.accountId,
-        later,
-      ]);
-      await newer.query('COMMIT');
+    await outOfOrderCommits(
+      owner,
+      {
+        text: `INSERT INTO suppressions (id, account_id, email, origin) VALUES ($1, $2, $3, 'manual')`,
+        values: [randomUUID(), owner.accountId, email],
+      },
+      later!,
       // The later add is applied; the earlier one is still open, and the address still has no entry.
-      expect(suppressedOf((await check(owner, [email, later!])).body)).toEqual([later]);
-      await older.query('COMMIT');
-      expect(suppressedOf((await check(owner, [email, later!])).body)).toEqual([email, later]);
-    } finally {
-      await Promise.all([older.end(), newer.end()]);
-    }
+      async () => expect(suppressedOf((await check(owner, [email, later!])).body)).toEqual([later]),
+      async () => expect(suppressedOf((await check(owner, [email, later!])).body)).toEqual([email, later]),
+    );
   });
 });
