@@ -25,10 +25,9 @@ interface AccountState {
  * so that an address that is checked again is answered from memory: the check's "maybe" addresses
  * are mostly the same suppressed recipients, met again in every send to a list, and the same few
  * false positives of the filter, for which the database has no entry (kept as `null`). It is kept
- * current by the same changes as the filter: every change of an
- * address's keys (an add or a removal, in any scope) drops its answers, a change of an account's
- * allowlist drops the whole account's, and anything that leaves the changes unknown (the filter
- * built again) drops everything.
+ * current by the same changes as the filter: every change of an address's keys (an add or a
+ * removal, in any scope) drops its answers, a change of an account's allowlist drops the whole
+ * account's, and anything that leaves the changes unknown (the filter built again) drops everything.
  *
  * A read that began before a removal may return after the removal was applied here; `keep` then
  * turns its answer away, since the account's generation (or the epoch) has moved since its ticket.

@@ -17,8 +17,9 @@ export interface AnswerCounts {
   /** "Maybe" addresses the database found an entry for, and those it did not. */
   confirmed: number;
   unconfirmed: number;
-  /** "Maybe" addresses answered from the entry cache, with no query: with the entry kept, and as kept having none. */
+  /** "Maybe" addresses answered from the entry cache, with no query: with the entry kept... */
   cached?: number;
+  /** ...and as kept having none (a false positive of the filter, or a stale bit, met before). */
   cachedAbsent?: number;
 }
 
