@@ -65,7 +65,7 @@ export function filterGauges(registry: Registry, filter: FilterReadings): void {
   );
   gauge(
     'suppression_check_cache_entries',
-    'Entries the check found that are held to answer it again without a query; bounded by CHECK_CACHE_ENTRIES.',
+    'What the check found of the filter’s "maybe" addresses (entries, and addresses with none) held to answer it again without a query; bounded by CHECK_CACHE_ENTRIES.',
     (s) => s.cachedEntries,
   );
   new Gauge({

@@ -74,21 +74,27 @@ export interface FilterFigures {
   ready_after_s: number;
 }
 
-/**
- * A sample of a server's /metrics by its series as exposed (`name`, or `name{label="value"}`), or
- * undefined when it has none.
- */
-async function sample(server: ChildServer, series: string): Promise<number | undefined> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+/** A server's /metrics, as text. */
+async function metricsOf(server: ChildServer): Promise<string> {
+  return (await fetch(`${server.url}/metrics`)).text();
+}
+
+/** The value of a series (`name`, or `name{label="value"}`) in /metrics text, or undefined when it has none. */
+function valueIn(metrics: string, series: string): number | undefined {
+  const line = metrics.split('\n').find((candidate) => candidate.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-/** The "maybe" addresses the service's filter answered from its cache, and those the database found. */
+/** A sample of a server's /metrics by its series as exposed, or undefined when it has none. */
+async function sample(server: ChildServer, series: string): Promise<number | undefined> {
+  return valueIn(await metricsOf(server), series);
+}
+
+/** The "maybe" addresses the service's filter answered from its cache, and those the database found: one scrape. */
 async function foundAnswers(server: ChildServer): Promise<{ cached: number; confirmed: number }> {
-  const count = async (answer: string) =>
-    (await sample(server, `suppression_filter_answers_total{answer="${answer}"}`)) ?? 0;
-  return { cached: await count('cached'), confirmed: await count('confirmed') };
+  const metrics = await metricsOf(server);
+  const count = (answer: string) => valueIn(metrics, `suppression_filter_answers_total{answer="${answer}"}`) ?? 0;
+  return { cached: count('cached'), confirmed: count('confirmed') };
 }
 
 /** Waits until the service's filter is built; resolves with how long that took from now. */
