@@ -10,9 +10,18 @@ export type HashState = readonly [number, number, number, number];
 /** The hash of no characters: FNV-1a's 64-bit offset basis. */
 export const EMPTY_HASH: HashState = [0x2325, 0x8422, 0x9ce4, 0xcbf2];
 
-/** The state after `text`, from `state`: the package's hash loop, character for character. */
-export function hashOn(state: HashState, text: string): HashState {
-  let [v0, v1, v2, v3] = state;
+/** The state `absorb` left: module variables, so that the hash of each address allocates nothing. */
+let h0 = 0;
+let h1 = 0;
+let h2 = 0;
+let h3 = 0;
+
+/** Runs the package's hash loop over `text` from the state s0..s3, and leaves the state after it in h0..h3. */
+function absorb(s0: number, s1: number, s2: number, s3: number, text: string): void {
+  let v0 = s0;
+  let v1 = s1;
+  let v2 = s2;
+  let v3 = s3;
   for (let i = 0; i < text.length; ++i) {
     v0 ^= text.charCodeAt(i);
     const t0 = v0 * 0x01b3;
@@ -26,31 +35,78 @@ export function hashOn(state: HashState, text: string): HashState {
     v3 = (t3 + (t2 >>> 16)) & 0xffff;
     v2 = t2 & 0xffff;
   }
-  return [v0, v1, v2, v3];
+  h0 = v0;
+  h1 = v1;
+  h2 = v2;
+  h3 = v3;
+}
+
+/** The state after `text`, from `state`. */
+export function hashOn(state: HashState, text: string): HashState {
+  absorb(state[0], state[1], state[2], state[3], text);
+  return [h0, h1, h2, h3];
 }
 
 /**
- * Whether the filter may hold `prefix + text`: the package's `test`, bit for bit, with two changes
- * that leave its answer as it was. It reads each bit as soon as it has the bit's position, so a key
- * that is not there (nearly every address a check asks about) stops at its first clear bit, on
- * average about the second, where the package computes all seven positions first. And it steps from
- * one position to the next by a subtraction, not a division (both values are below `m`, so their
- * sum is below 2m).
+ * Whether the filter may hold `prefix + text`, for each of many texts after one prefix: the
+ * package's `test`, bit for bit, each answer set in `answers` (a text already answered true is not
+ * probed). Three changes leave its answers as they were:
+ * - it reads each bit once it has the bit's position, so a key that is not there (nearly every
+ *   address a check asks about) stops at its first clear bit, on average about the second, where
+ *   the package computes all seven positions first;
+ * - it steps from one position to the next by a subtraction, not a division (both values are below
+ *   `m`, so their sum is below 2m);
+ * - it reads in passes: the first bit of every text, then the next bit of those whose bit was set,
+ *   and so on. A filter of millions of keys is larger than the CPU's caches, and nearly every first
+ *   read misses them. One text at a time, each miss waits behind the branch on the one before; the
+ *   reads of a pass depend on none of one another, and the CPU has many of them in flight at once.
  */
-export function mayContain(bloom: BloomFilter, prefix: HashState, text: string): boolean {
-  const [v0, v1, v2, v3] = hashOn(prefix, text);
+export function mayContainEach(
+  bloom: BloomFilter,
+  prefix: HashState,
+  texts: readonly string[],
+  answers: boolean[],
+): void {
   const { m, k, buckets } = bloom;
-  let a = ((v3 << 16) | v2) % m;
-  if (a < 0) a += m;
-  let b = ((v1 << 16) | v0) % m;
-  if (b < 0) b += m;
-  if ((buckets[a >>> 5]! & (1 << (a & 0x1f))) === 0) return false;
-  for (let i = 1; i < k; ++i) {
-    a += b;
-    if (a >= m) a -= m;
-    b += i;
-    if (b >= m) b -= m;
-    if ((buckets[a >>> 5]! & (1 << (a & 0x1f))) === 0) return false;
+  const [p0, p1, p2, p3] = prefix;
+  const positions = new Float64Array(texts.length);
+  const steps = new Float64Array(texts.length);
+  const owners = new Int32Array(texts.length);
+  const set = new Uint8Array(texts.length);
+  let live = 0;
+  for (let index = 0; index < texts.length; index += 1) {
+    if (answers[index]) continue;
+    absorb(p0, p1, p2, p3, texts[index] as string);
+    let a = ((h3 << 16) | h2) % m;
+    if (a < 0) a += m;
+    let b = ((h1 << 16) | h0) % m;
+    if (b < 0) b += m;
+    positions[live] = a;
+    steps[live] = b;
+    owners[live] = index;
+    live += 1;
   }
-  return true;
+  for (let round = 1; live > 0; round += 1) {
+    // No branch on what is read: a mispredicted one would drop the reads issued after it.
+    for (let slot = 0; slot < live; slot += 1) {
+      const position = positions[slot] as number;
+      set[slot] = ((buckets[position >>> 5] as number) >>> (position & 0x1f)) & 1;
+    }
+    let kept = 0;
+    for (let slot = 0; slot < live; slot += 1) {
+      if (set[slot] === 0) continue;
+      // The next position, as the package steps to it.
+      let a = (positions[slot] as number) + (steps[slot] as number);
+      if (a >= m) a -= m;
+      let b = (steps[slot] as number) + round;
+      if (b >= m) b -= m;
+      positions[kept] = a;
+      steps[kept] = b;
+      owners[kept] = owners[slot] as number;
+      kept += 1;
+    }
+    live = kept;
+    if (round === k) break;
+  }
+  for (let slot = 0; slot < live; slot += 1) answers[owners[slot] as number] = true;
 }

@@ -1,5 +1,5 @@
 import { BloomFilter } from 'bloomfilter';
-import { EMPTY_HASH, hashOn, mayContain } from './bloom-probe.js';
+import { EMPTY_HASH, hashOn, mayContainEach } from './bloom-probe.js';
 
 /**
  * Bits per key the filter is sized for, and hashes per key: at that load a Bloom filter answers
@@ -36,7 +36,7 @@ export type RebuildReason = 'capacity' | 'stale' | 'false_positives';
  * The keys of the list, (account, stored scope, address), in a Bloom filter over a typed array
  * (the `bloomfilter` package: 64-bit FNV-1a and enhanced double hashing): "certainly not on the
  * list" from memory, "maybe" otherwise. A removal clears nothing; its bits stay until a rebuild.
- * Keys are added by the package and probed by `mayContain`, which reads the same bits from the
+ * Keys are added by the package and probed by `mayContainEach`, which reads the same bits from the
  * same hash, and hashes a check's prefix (account and scope) once rather than once an address.
  *
  * An account is named in its keys by a short number of this filter's own, not its 36-character id:
@@ -92,13 +92,8 @@ export class KeyFilter {
     const prefixes = scopes
       .filter((scope) => scope === '' || this.namedScopes.has(`${account}\n${scope}`))
       .map((scope) => hashOn(EMPTY_HASH, `${account}\n${scope}\n`));
-    const { bloom } = this;
     const answers = new Array<boolean>(emails.length).fill(false);
-    for (const prefix of prefixes) {
-      for (let index = 0; index < emails.length; index += 1) {
-        if (!answers[index]) answers[index] = mayContain(bloom, prefix, emails[index] as string);
-      }
-    }
+    for (const prefix of prefixes) mayContainEach(this.bloom, prefix, emails, answers);
     return answers;
   }
 

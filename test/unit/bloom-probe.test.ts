@@ -1,7 +1,14 @@
 import { BloomFilter } from 'bloomfilter';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_HASH, hashOn, mayContain } from '../../src/check-filter/bloom-probe.js';
+import { EMPTY_HASH, hashOn, mayContainEach, type HashState } from '../../src/check-filter/bloom-probe.js';
+
+/** The probe's answer for each text, none answered before. */
+function probed(bloom: BloomFilter, prefix: HashState, texts: readonly string[]): boolean[] {
+  const answers = new Array<boolean>(texts.length).fill(false);
+  mayContainEach(bloom, prefix, texts, answers);
+  return answers;
+}
 
 describe('the probe of the check filter', () => {
   it('when keys are added with the package, then the probe answers as the package does for every key, added or not', () => {
@@ -15,10 +22,20 @@ describe('the probe of the check filter', () => {
         ...added.slice(0, 6000),
         ...Array.from({ length: 20_000 }, (_, index) => `clean${index}@example.org`),
       ];
-      const disagreeing = asked.filter((email) => mayContain(bloom, state, email) !== bloom.test(prefix + email));
+      const answers = probed(bloom, state, asked);
+      const disagreeing = asked.filter((email, index) => answers[index] !== bloom.test(prefix + email));
       expect(disagreeing, `m = ${bloom.m}`).toEqual([]);
-      expect(added.slice(0, 5000).every((email) => mayContain(bloom, state, email))).toBe(true);
+      expect(probed(bloom, state, added.slice(0, 5000)).every(Boolean)).toBe(true);
     }
+  });
+
+  it('when some texts are already answered "maybe", then they stay so and only the others are probed', () => {
+    const bloom = new BloomFilter(65_540, 7);
+    for (let index = 0; index < 2000; index += 1) bloom.add(`\n\nuser${index}@example.com`);
+    const texts = Array.from({ length: 4000 }, (_, index) => `user${index}@example.com`);
+    const answers = texts.map((_, index) => index % 3 === 0);
+    mayContainEach(bloom, hashOn(EMPTY_HASH, '\n\n'), texts, answers);
+    expect(answers).toEqual(texts.map((text, index) => index % 3 === 0 || bloom.test(`\n\n${text}`)));
   });
 
   it('when any text follows any prefix, then hashing on from the prefix answers as hashing the whole', () => {
@@ -26,7 +43,7 @@ describe('the probe of the check filter', () => {
     for (let index = 0; index < 200; index += 1) bloom.add(`k${index}`);
     fc.assert(
       fc.property(fc.string({ maxLength: 12 }), fc.string({ maxLength: 40 }), (prefix, text) => {
-        expect(mayContain(bloom, hashOn(EMPTY_HASH, prefix), text)).toBe(bloom.test(prefix + text));
+        expect(probed(bloom, hashOn(EMPTY_HASH, prefix), [text])).toEqual([bloom.test(prefix + text)]);
         expect(hashOn(hashOn(EMPTY_HASH, prefix), text)).toEqual(hashOn(EMPTY_HASH, prefix + text));
       }),
       { numRuns: 3000 },

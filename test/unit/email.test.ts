@@ -176,6 +176,14 @@ describe('isStoredForm', () => {
       fc.property(
         fc.oneof(
           fc.string({ unit: fc.constantFrom(...'aZ9.-_+@ \u00E9\u212A'.split('')), maxLength: 30 }),
+          // Every character class of the grammar, and labels about their longest.
+          fc
+            .tuple(
+              fc.string({ unit: fc.constantFrom(...'.!#$%&\'*+/=?^_`{|}~-az09"(),:;<>[\\]'.split('')), maxLength: 70 }),
+              fc.array(fc.string({ unit: fc.constantFrom(...'az09-_.A'.split('')), maxLength: 66 }), { maxLength: 4 }),
+              fc.constantFrom('@', '@@', ''),
+            )
+            .map(([local, labels, at]) => `${local}${at}${labels.join('.')}`),
           fc.emailAddress(),
           fc.emailAddress().map((address) => address.toUpperCase()),
           fc.emailAddress().map((address) => ` ${address}`),
@@ -184,7 +192,7 @@ describe('isStoredForm', () => {
           expect(isStoredForm(raw)).toBe(storedAndAcceptable(raw));
         },
       ),
-      { numRuns: 5000 },
+      { numRuns: 10_000 },
     );
   });
 
