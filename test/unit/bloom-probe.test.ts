@@ -29,7 +29,7 @@ describe('the probe of the check filter', () => {
     }
   });
 
-  it('when some texts are already answered "maybe", then they stay so and only the others are probed', () => {
+  it('when some texts are already answered "maybe", then they stay so and the others are answered as the package answers', () => {
     const bloom = new BloomFilter(65_540, 7);
     for (let index = 0; index < 2000; index += 1) bloom.add(`\n\nuser${index}@example.com`);
     const texts = Array.from({ length: 4000 }, (_, index) => `user${index}@example.com`);
