@@ -51,9 +51,10 @@ export interface Metrics {
   readonly filterFallbacks: Counter<'reason'>;
   /** `suppression_filter_answers_total{answer}`: addresses the filter answered, `absent`, or "maybe" and then `cached`, `cached_absent`, `confirmed` or `unconfirmed`. */
   readonly filterAnswers: Counter<'answer'>;
-  /** `suppression_filter_builds_total{reason}` and `suppression_filter_changes_applied_total`. */
+  /** `suppression_filter_builds_total{reason}`, `suppression_filter_changes_applied_total` and `suppression_filter_rounds_total`. */
   readonly filterBuilds: Counter<'reason'>;
   readonly filterChangesApplied: Counter;
+  readonly filterRounds: Counter;
   /** Reports the check filter's state in `suppression_filter_*` gauges, read at each scrape. */
   trackCheckFilter(filter: FilterReadings): void;
   /** `posted_events_total{type}`: events queued through `POST /events`, by type. */
@@ -207,6 +208,11 @@ export function createMetrics(): Metrics {
     filterChangesApplied: new Counter({
       name: 'suppression_filter_changes_applied_total',
       help: 'Keys added and entries removed that the check filter read from the changes.',
+      registers: [registry],
+    }),
+    filterRounds: new Counter({
+      name: 'suppression_filter_rounds_total',
+      help: 'Rounds of changes the check filter read from the primary: one statement each, more past a page of changes.',
       registers: [registry],
     }),
     trackCheckFilter(filter) {

@@ -117,6 +117,7 @@ export function startCheckFilter(options: CheckFilterOptions): CheckFilter {
     if (!state || closed) return undefined;
     const startedAt = performance.now();
     lastRoundAt = startedAt;
+    counters.round?.();
     try {
       const head = await readRound(await connectedTail(), state.base, (change) => apply(state, change));
       if (live !== state) return undefined;
@@ -239,20 +240,21 @@ export function startCheckFilter(options: CheckFilterOptions): CheckFilter {
       const before = closed || performance.now() < failedUntil ? undefined : live?.filter;
       const keysBefore = before?.keys;
       const early = before?.mayHold(accountId, scopes, emails);
-      const settled = settle().then((state) => {
-        if (!state) return undefined;
-        if (!early) return state.filter.mayHold(accountId, scopes, emails);
-        // Nothing was added since: the early answer is the round's.
-        if (state.filter === before && state.filter.keys === keysBefore) return early;
-        // Only the addresses it showed absent can have changed: a "maybe" stays one.
-        const after = state.filter.mayHold(
-          accountId,
-          scopes,
-          emails.filter((_, index) => !early[index]),
-        );
-        let next = 0;
-        return early.map((may) => may || (after[next++] as boolean));
-      });
+      const settled = () =>
+        settle().then((state) => {
+          if (!state) return undefined;
+          if (!early) return state.filter.mayHold(accountId, scopes, emails);
+          // Nothing was added since: the early answer is the round's.
+          if (state.filter === before && state.filter.keys === keysBefore) return early;
+          // Only the addresses it showed absent can have changed: a "maybe" stays one.
+          const after = state.filter.mayHold(
+            accountId,
+            scopes,
+            emails.filter((_, index) => !early[index]),
+          );
+          let next = 0;
+          return early.map((may) => may || (after[next++] as boolean));
+        });
       return { early, settled };
     },
     answered(counts) {

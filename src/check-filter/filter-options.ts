@@ -29,6 +29,8 @@ export interface CheckFilterCounters {
   built(reason: BuildReason): void;
   /** Keys and removals applied from the changes. */
   applied(changes: number): void;
+  /** A round of changes began: one statement on the primary, more past a page of changes. */
+  round(): void;
   answered(counts: AnswerCounts): void;
 }
 
@@ -84,14 +86,15 @@ export interface CheckFilter {
   screen(accountId: string, scopes: readonly string[], emails: readonly string[]): Promise<boolean[] | undefined>;
   /**
    * The same, in two steps: `early`, what the filter may hold now (undefined when it cannot say),
-   * whose addresses the caller may ask the database about at once, while the round runs; then
-   * `settled`, as `screen` answers, never without an address `early` named.
+   * whose addresses the caller may ask the database about at once; then `settled()`, which starts
+   * the round and answers as `screen` does, never without an address `early` named. A caller that
+   * asks the database about every address at once needs no round: a "maybe" stays one.
    */
   screenEarly(
     accountId: string,
     scopes: readonly string[],
     emails: readonly string[],
-  ): { early: boolean[] | undefined; settled: Promise<boolean[] | undefined> };
+  ): { early: boolean[] | undefined; settled: () => Promise<boolean[] | undefined> };
   /** What the database made of the addresses of a screen. */
   answered(counts: AnswerCounts): void;
   /**

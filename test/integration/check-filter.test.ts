@@ -175,6 +175,36 @@ describe('what the filter covers', () => {
     expect(suppressionReads).toBe(before);
   });
 
+  it('when every address asked about may be on the list, then the database is asked at once and no round of changes is waited for; an absent or a remembered one still waits for its round', async () => {
+    // Idle rounds only after ten minutes: every round counted here is one a request waited for.
+    const app = await startFilteredApp(database, { idleRoundMs: 600_000 });
+    try {
+      const api = apiClient(app.server.url, owner.token);
+      const email = uniqueEmail();
+      expect((await api.post('/suppressions', { email })).status).toBe(201);
+      // The first lookup's round brings the add into the filter; from then on it answers "maybe".
+      expect((await api.get(`/suppressions/${encodeURIComponent(email)}`)).status).toBe(200);
+      const rounds = () => counted(app.metrics, 'suppression_filter_rounds_total');
+      const before = await rounds();
+      for (let lookup = 0; lookup < 10; lookup += 1) {
+        const found = await api.get(`/suppressions/${encodeURIComponent(email)}`);
+        expect(found.status).toBe(200);
+        expect(found.body).toMatchObject({ email });
+      }
+      expect(await rounds()).toBe(before);
+      expectError(await api.get(`/suppressions/${encodeURIComponent(uniqueEmail())}`), 404, 'not_found');
+      expect(await rounds()).toBeGreaterThan(before);
+      // The check keeps the entry it finds, and answers it from memory only once a round has settled.
+      expect(suppressedOf((await api.post('/suppressions/check', { emails: [email] })).body)).toEqual([email]);
+      const kept = await rounds();
+      expect(suppressedOf((await api.post('/suppressions/check', { emails: [email] })).body)).toEqual([email]);
+      expect(await rounds()).toBe(kept + 1);
+      expect(await counted(app.metrics, 'suppression_filter_answers_total', { answer: 'cached' })).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('when an address has only an entry of a named scope, then GET /suppressions/{email} reads the table and finds it in that scope', async () => {
     const api = apiClient(first.server.url, owner.token);
     const email = uniqueEmail();
