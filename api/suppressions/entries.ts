@@ -135,13 +135,13 @@ export const getSuppressionEndpoint: Endpoint<SuppressionsDeps> = {
       const target = pathTarget(req);
       const { scope } = parseInput(retrieveQuerySchema, req.query);
       const accountId = accountOf(res);
+      // The filter may show the address on no scope's list: then the 404 needs no query at all.
+      if ('email' in target && scope === undefined && (await lookups.unlisted(accountId, target.email)))
+        throw new AppError('not_found');
       const found =
         'id' in target
           ? await lookups.byId(accountId, target.id)
           : await lookups.byEmail(accountId, target.email, scope ?? null);
-      // The filter may show the address on no scope's list: then the 404 needs no query to say why.
-      if (!found && 'email' in target && scope === undefined && (await lookups.unlisted(accountId, target.email)))
-        throw new AppError('not_found');
       if (!found) throw await reads.forAccount(accountId, (db) => entryNotFound(db, accountId, target, scope));
       res.json(toSuppressionResource(found) satisfies SuppressionResource);
     },

@@ -189,7 +189,11 @@ export function createSuppressionLookups(db: Queryable, reads?: Reads, filter?: 
       );
     },
     unlisted: async (accountId, email) => {
-      const maybe = await filter?.screen(accountId, ['', ANY_NAMED_SCOPE], [email]);
+      if (!filter) return false;
+      const { early, settled } = filter.screenEarly(accountId, ['', ANY_NAMED_SCOPE], [email]);
+      // "Maybe" now is "maybe" after any round: the caller asks the database without waiting for one.
+      if (early?.[0] === true) return false;
+      const maybe = await settled();
       if (maybe?.[0] !== false) return false;
       filter?.answered({ absent: 1, confirmed: 0, unconfirmed: 0 });
       return true;
