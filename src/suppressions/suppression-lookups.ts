@@ -195,7 +195,7 @@ export function createSuppressionLookups(db: Queryable, reads?: Reads, filter?: 
       if (early?.[0] === true) return false;
       const maybe = await settled();
       if (maybe?.[0] !== false) return false;
-      filter?.answered({ absent: 1, confirmed: 0, unconfirmed: 0 });
+      filter.answered({ absent: 1, confirmed: 0, unconfirmed: 0 });
       return true;
     },
   };
