@@ -212,7 +212,7 @@ export function createMetrics(): Metrics {
     }),
     filterRounds: new Counter({
       name: 'suppression_filter_rounds_total',
-      help: 'Rounds of changes the check filter read from the primary: one statement each, more past a page of changes.',
+      help: 'Rounds of changes the check filter began reading from the primary, failed ones too: one statement each, more past a page of changes.',
       registers: [registry],
     }),
     trackCheckFilter(filter) {

@@ -26,7 +26,8 @@ interface Kept<T> {
  * The entries of these addresses, asking the database only about those the filter may hold (all
  * of them when it cannot answer), and telling it what the database found of its "maybe"s. The
  * addresses it may hold already are asked about while its round runs; the round settles the others,
- * and only those its changes added are asked about after it. With `kept`, a "maybe" address whose
+ * and only those its changes added are asked about after it. When every address is asked about at
+ * once, no round is waited for: a "maybe" stays one. With `kept`, a "maybe" address whose
  * entry (or absence) is kept once the round has settled is answered from it, without a query: the
  * round applied every change committed before this lookup began, and a change drops what it makes
  * wrong. An absence is kept only of a "maybe": kept of every address a fallback asked about, the
