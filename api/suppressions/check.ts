@@ -1,6 +1,7 @@
 import { checkResultSchema } from '../../src/contract/check.js';
 import { MAX_CHECK_ITEMS } from '../../src/contract/limits.js';
-import { partitionEmails } from '../../src/domain/email-batch.js';
+import { distinctHashed } from '../../src/check-filter/hashed-addresses.js';
+import { normalizedEmails } from '../../src/domain/email-batch.js';
 import { accountOf } from '../http/authenticate.js';
 import type { Endpoint } from '../http/endpoints.js';
 import { parseInput } from '../http/validation.js';
@@ -50,9 +51,11 @@ export const checkEndpoint: Endpoint<SuppressionsDeps> = {
     ({ lookups, metrics }) =>
     async (req, res) => {
       const body = parseInput(checkBodySchema, req.body);
-      const { valid, invalid } = partitionEmails(body.emails);
+      const { valid: normalized, invalid } = normalizedEmails(body.emails);
       // First-seen order in, first-seen order out: `suppressed` lists each address once, as it first appeared.
-      const found = await lookups.suppressing(accountOf(res), valid, body.scope ?? null);
+      const addresses = distinctHashed(normalized);
+      const valid = addresses.emails;
+      const found = await lookups.suppressing(accountOf(res), addresses, body.scope ?? null);
       const suppressed: string[] = [];
       for (const entry of found) if (entry !== null) suppressed.push(entry.resource);
       metrics.checkAddresses.inc({ result: 'suppressed' }, suppressed.length);

@@ -1,16 +1,6 @@
 import type { BloomFilter } from 'bloomfilter';
 
-/**
- * The state of the `bloomfilter` package's 64-bit FNV-1a hash, in its four 16-bit limbs, after
- * some characters: a key's prefix (account and scope) is hashed once per check, and each address
- * of the check goes on from there.
- */
-export type HashState = readonly [number, number, number, number];
-
-/** The hash of no characters: FNV-1a's 64-bit offset basis. */
-export const EMPTY_HASH: HashState = [0x2325, 0x8422, 0x9ce4, 0xcbf2];
-
-/** The state `absorb` left: module variables, so that the hash of each address allocates nothing. */
+/** The state `absorb` left: module variables, so that the hash of each text allocates nothing. */
 let h0 = 0;
 let h1 = 0;
 let h2 = 0;
@@ -41,16 +31,29 @@ function absorb(s0: number, s1: number, s2: number, s3: number, text: string): v
   h3 = v3;
 }
 
-/** The state after `text`, from `state`. */
-export function hashOn(state: HashState, text: string): HashState {
-  absorb(state[0], state[1], state[2], state[3], text);
-  return [h0, h1, h2, h3];
+/**
+ * The state of the `bloomfilter` package's 64-bit FNV-1a hash after each text, from the empty one:
+ * its four 16-bit limbs, at `4 * index`. A key of the filter begins with its address, so an address
+ * is hashed once per check, whatever scopes its keys are probed in.
+ */
+export function hashEach(texts: readonly string[]): Uint16Array {
+  const heads = new Uint16Array(texts.length * 4);
+  for (let index = 0; index < texts.length; index += 1) {
+    // FNV-1a's 64-bit offset basis, in limbs.
+    absorb(0x2325, 0x8422, 0x9ce4, 0xcbf2, texts[index] as string);
+    heads[index * 4] = h0;
+    heads[index * 4 + 1] = h1;
+    heads[index * 4 + 2] = h2;
+    heads[index * 4 + 3] = h3;
+  }
+  return heads;
 }
 
 /**
- * Whether the filter may hold `prefix + text`, for each of many texts after one prefix: the
- * package's `test`, bit for bit, each answer set in `answers` (a text already answered true is not
- * probed). Three changes leave its answers as they were:
+ * Whether the filter may hold `text + suffix`, for each text whose hash `heads` holds (`hashEach`)
+ * and one suffix (account and scope): the package's `test`, bit for bit, each answer set in
+ * `answers` (a text already answered true is not probed). Three changes leave its answers as they
+ * were:
  * - it reads each bit once it has the bit's position, so a key that is not there (nearly every
  *   address a check asks about) stops at its first clear bit, on average about the second, where
  *   the package computes all seven positions first;
@@ -61,22 +64,18 @@ export function hashOn(state: HashState, text: string): HashState {
  *   read misses them. One text at a time, each miss waits behind the branch on the one before; the
  *   reads of a pass depend on none of one another, and the CPU has many of them in flight at once.
  */
-export function mayContainEach(
-  bloom: BloomFilter,
-  prefix: HashState,
-  texts: readonly string[],
-  answers: boolean[],
-): void {
+export function mayContainEach(bloom: BloomFilter, heads: Uint16Array, suffix: string, answers: boolean[]): void {
   const { m, k, buckets } = bloom;
-  const [p0, p1, p2, p3] = prefix;
-  const positions = new Float64Array(texts.length);
-  const steps = new Float64Array(texts.length);
-  const owners = new Int32Array(texts.length);
-  const set = new Uint8Array(texts.length);
+  const count = answers.length;
+  const positions = new Float64Array(count);
+  const steps = new Float64Array(count);
+  const owners = new Int32Array(count);
+  const set = new Uint8Array(count);
   let live = 0;
-  for (let index = 0; index < texts.length; index += 1) {
+  for (let index = 0; index < count; index += 1) {
     if (answers[index]) continue;
-    absorb(p0, p1, p2, p3, texts[index] as string);
+    const at = index * 4;
+    absorb(heads[at] as number, heads[at + 1] as number, heads[at + 2] as number, heads[at + 3] as number, suffix);
     let a = ((h3 << 16) | h2) % m;
     if (a < 0) a += m;
     let b = ((h1 << 16) | h0) % m;

@@ -235,25 +235,21 @@ export function startCheckFilter(options: CheckFilterOptions): CheckFilter {
   };
 
   return {
-    screen: async (accountId, scopes, emails) => (await settle())?.filter.mayHold(accountId, scopes, emails),
-    screenEarly(accountId, scopes, emails) {
+    screen: async (accountId, scopes, emails, heads) =>
+      (await settle())?.filter.mayHold(accountId, scopes, emails, heads),
+    screenEarly(accountId, scopes, emails, heads) {
       const before = closed || performance.now() < failedUntil ? undefined : live?.filter;
       const keysBefore = before?.keys;
-      const early = before?.mayHold(accountId, scopes, emails);
+      const early = before?.mayHold(accountId, scopes, emails, heads);
       const settled = () =>
         settle().then((state) => {
           if (!state) return undefined;
-          if (!early) return state.filter.mayHold(accountId, scopes, emails);
+          if (!early) return state.filter.mayHold(accountId, scopes, emails, heads);
           // Nothing was added since: the early answer is the round's.
           if (state.filter === before && state.filter.keys === keysBefore) return early;
-          // Only the addresses it showed absent can have changed: a "maybe" stays one.
-          const after = state.filter.mayHold(
-            accountId,
-            scopes,
-            emails.filter((_, index) => !early[index]),
-          );
-          let next = 0;
-          return early.map((may) => may || (after[next++] as boolean));
+          // A "maybe" stays one: the round can only have added some.
+          const after = state.filter.mayHold(accountId, scopes, emails, heads);
+          return early.map((may, index) => may || (after[index] as boolean));
         });
       return { early, settled };
     },

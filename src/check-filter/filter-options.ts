@@ -83,17 +83,24 @@ export interface CheckFilter {
    * round of changes that began after this call: never older. Undefined when the filter cannot
    * show that now (counted by reason); the caller then asks the database about every address.
    */
-  screen(accountId: string, scopes: readonly string[], emails: readonly string[]): Promise<boolean[] | undefined>;
+  screen(
+    accountId: string,
+    scopes: readonly string[],
+    emails: readonly string[],
+    heads?: Uint16Array,
+  ): Promise<boolean[] | undefined>;
   /**
    * The same, in two steps: `early`, what the filter may hold now (undefined when it cannot say),
    * whose addresses the caller may ask the database about at once; then `settled()`, which starts
    * the round and answers as `screen` does, never without an address `early` named. A caller that
-   * asks the database about every address at once needs no round: a "maybe" stays one.
+   * asks the database about every address at once needs no round: a "maybe" stays one. `heads`,
+   * the addresses' hashes (`hashEach`), when the caller has them already.
    */
   screenEarly(
     accountId: string,
     scopes: readonly string[],
     emails: readonly string[],
+    heads?: Uint16Array,
   ): { early: boolean[] | undefined; settled: () => Promise<boolean[] | undefined> };
   /** What the database made of the addresses of a screen. */
   answered(counts: AnswerCounts): void;

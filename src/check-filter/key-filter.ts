@@ -1,5 +1,5 @@
 import { BloomFilter } from 'bloomfilter';
-import { EMPTY_HASH, hashOn, mayContainEach } from './bloom-probe.js';
+import { hashEach, mayContainEach } from './bloom-probe.js';
 
 /**
  * Bits per key the filter is sized for, and hashes per key: at that load a Bloom filter answers
@@ -33,11 +33,12 @@ export const REBUILD_BOUNDS: RebuildBounds = { staleShare: 0.2, unconfirmedShare
 export type RebuildReason = 'capacity' | 'stale' | 'false_positives';
 
 /**
- * The keys of the list, (account, stored scope, address), in a Bloom filter over a typed array
+ * The keys of the list, (address, account, stored scope), in a Bloom filter over a typed array
  * (the `bloomfilter` package: 64-bit FNV-1a and enhanced double hashing): "certainly not on the
  * list" from memory, "maybe" otherwise. A removal clears nothing; its bits stay until a rebuild.
  * Keys are added by the package and probed by `mayContainEach`, which reads the same bits from the
- * same hash, and hashes a check's prefix (account and scope) once rather than once an address.
+ * same hash. A key begins with its address: a check hashes each address once (`hashEach`), and then
+ * only the few characters of account and scope for each scope it probes.
  *
  * An account is named in its keys by a short number of this filter's own, not its 36-character id:
  * the hash reads every character of a key, so a key half as long costs half as much. The named
@@ -71,10 +72,10 @@ export class KeyFilter {
       account = this.accounts.size.toString(36);
       this.accounts.set(accountId, account);
     }
-    this.bloom.add(`${account}\n${scope}\n${email}`);
+    this.bloom.add(`${email}\n${account}\n${scope}`);
     this.added += 1;
     if (scope === '') return;
-    this.bloom.add(`${account}\n${ANY_NAMED_SCOPE}\n${email}`);
+    this.bloom.add(`${email}\n${account}\n${ANY_NAMED_SCOPE}`);
     this.added += 1;
     this.namedScopes.add(`${account}\n${scope}`);
     this.namedScopes.add(`${account}\n${ANY_NAMED_SCOPE}`);
@@ -84,16 +85,19 @@ export class KeyFilter {
     this.removedEntries += entries;
   }
 
-  /** For each address, whether any of its keys in these scopes may be on the list. */
-  mayHold(accountId: string, scopes: readonly string[], emails: readonly string[]): boolean[] {
+  /**
+   * For each address, whether any of its keys in these scopes may be on the list. `heads`, the
+   * addresses' hashes (`hashEach`), when the caller has them already.
+   */
+  mayHold(accountId: string, scopes: readonly string[], emails: readonly string[], heads?: Uint16Array): boolean[] {
+    const answers = new Array<boolean>(emails.length).fill(false);
     const account = this.accounts.get(accountId);
     // An account none of whose entries was ever added has no key at all.
-    if (account === undefined) return emails.map(() => false);
-    const prefixes = scopes
-      .filter((scope) => scope === '' || this.namedScopes.has(`${account}\n${scope}`))
-      .map((scope) => hashOn(EMPTY_HASH, `${account}\n${scope}\n`));
-    const answers = new Array<boolean>(emails.length).fill(false);
-    for (const prefix of prefixes) mayContainEach(this.bloom, prefix, emails, answers);
+    if (account === undefined) return answers;
+    const probed = scopes.filter((scope) => scope === '' || this.namedScopes.has(`${account}\n${scope}`));
+    if (probed.length === 0) return answers;
+    const hashed = heads ?? hashEach(emails);
+    for (const scope of probed) mayContainEach(this.bloom, hashed, `\n${account}\n${scope}`, answers);
     return answers;
   }
 

@@ -8,13 +8,13 @@ export interface InvalidEmail {
 }
 
 export interface PartitionedEmails {
-  /** Normalised, each address once, in first-seen order. */
+  /** Normalised, in first-seen order. */
   valid: string[];
   invalid: InvalidEmail[];
 }
 
-export function partitionEmails(raw: readonly string[]): PartitionedEmails {
-  const seen = new Set<string>();
+/** Each item normalised, or why it is not an address: the valid ones in order, repeats kept. */
+export function normalizedEmails(raw: readonly string[]): PartitionedEmails {
   const valid: string[] = [];
   const invalid: InvalidEmail[] = [];
   for (let index = 0; index < raw.length; index += 1) {
@@ -22,14 +22,14 @@ export function partitionEmails(raw: readonly string[]): PartitionedEmails {
     const stored = isStoredForm(value);
     const email = stored ? value : normalizeEmail(value);
     const reason = stored ? null : emailProblem(email);
-    if (reason !== null) {
-      invalid.push({ index, value, reason });
-      continue;
-    }
-    // One hash of the address, not two: the set grows only for an address it did not hold.
-    const size = seen.size;
-    seen.add(email);
-    if (seen.size !== size) valid.push(email);
+    if (reason === null) valid.push(email);
+    else invalid.push({ index, value, reason });
   }
   return { valid, invalid };
+}
+
+/** Each item normalised, or why it is not an address: the valid ones each once, in first-seen order. */
+export function partitionEmails(raw: readonly string[]): PartitionedEmails {
+  const { valid, invalid } = normalizedEmails(raw);
+  return { valid: [...new Set(valid)], invalid };
 }

@@ -35,11 +35,11 @@ interface Kept<T> {
  */
 export async function screened<T>(
   filter: CheckFilter | undefined,
-  lookup: { accountId: string; scopes: readonly string[]; values: readonly string[] },
+  lookup: { accountId: string; scopes: readonly string[]; values: readonly string[]; heads?: Uint16Array },
   load: (values: readonly string[]) => Promise<(T | null)[]>,
   kept?: Kept<T>,
 ): Promise<(T | null)[]> {
-  const { accountId, scopes, values } = lookup;
+  const { accountId, scopes, values, heads } = lookup;
   if (!filter) return load(values);
   const loadSome = async (positions: readonly number[], maybes: boolean): Promise<(T | null)[]> => {
     if (positions.length === 0) return [];
@@ -49,7 +49,7 @@ export async function screened<T>(
     keep?.(asked, found, maybes);
     return found;
   };
-  const { early, settled } = filter.screenEarly(accountId, scopes, values);
+  const { early, settled } = filter.screenEarly(accountId, scopes, values, heads);
   // An address kept now waits for the round, which may drop it, rather than being asked about.
   const earlyAt = early
     ? positionsWhere(

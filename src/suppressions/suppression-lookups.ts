@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Suppression } from './suppression.js';
 import type { CheckFilter } from '../check-filter/filter-options.js';
+import type { HashedAddresses } from '../check-filter/hashed-addresses.js';
 import { ANY_NAMED_SCOPE } from '../check-filter/key-filter.js';
 import type { Queryable } from '../db/database.js';
 import type { Reads } from '../db/reads.js';
@@ -30,9 +31,14 @@ export interface SuppressionLookups {
   /**
    * The entry that stops a send in this scope to each address, in the order given (null where there
    * is none): the whole account's, else the scope's own. Without a scope, the whole account's only.
-   * Each as the check answers with it: its address, and its resource as JSON text.
+   * Each as the check answers with it: its address, and its resource as JSON text. The addresses
+   * are distinct, and come with the filter's hash of each when `distinctHashed` told them apart.
    */
-  suppressing(accountId: string, emails: readonly string[], scope?: Scope): Promise<(StoppingEntry | null)[]>;
+  suppressing(
+    accountId: string,
+    addresses: readonly string[] | HashedAddresses,
+    scope?: Scope,
+  ): Promise<(StoppingEntry | null)[]>;
   /**
    * Whether the filter shows that the address has no entry in any scope, without a query: false
    * when it may have one, and when there is no filter to ask.
@@ -169,12 +175,13 @@ export function createSuppressionLookups(db: Queryable, reads?: Reads, filter?: 
       return found ?? null;
     },
     byId: async (accountId, id) => (await ids.load({ accountId, scope: '', values: [id] }))[0] ?? null,
-    suppressing: async (accountId, values, scope = null) => {
+    suppressing: async (accountId, addresses, scope = null) => {
+      const { emails: values, heads } = 'heads' in addresses ? addresses : { emails: addresses, heads: undefined };
       if (values.length === 0) return [];
       if (scope === null) {
         return screened(
           filter,
-          { accountId, scopes: [''], values },
+          { accountId, scopes: [''], values, heads },
           (asked) => sending.load({ accountId, scope: '', values: asked }),
           kept(accountId, ''),
         );
@@ -183,7 +190,7 @@ export function createSuppressionLookups(db: Queryable, reads?: Reads, filter?: 
       // A send in a scope is stopped by the whole account's entry or the scope's own: both keys are asked.
       return screened(
         filter,
-        { accountId, scopes: ['', stored], values },
+        { accountId, scopes: ['', stored], values, heads },
         (asked) => covering.load({ accountId, scope: stored, values: asked }),
         kept(accountId, stored),
       );
