@@ -54,11 +54,11 @@ export function checkRequests(bench: ApiBench, sets: readonly CheckSet[], scope?
 }
 
 /**
- * The check's requests on a service, `checkConnections` at a time, for the window. Each request
- * takes the next set of one cycle shared by every connection, as the bare queries do: given the
- * same list each, the connections would send the same set at the same moments, and a service that
- * asks once about an address several requests want together would be measured on a tenth of the
- * work.
+ * The check's requests on a service, `checkConnections` at a time, for the window. The connections
+ * go through the same sets, each from its own place in them, as the bare queries go through one
+ * cycle: given the same list from its start, the connections would send the same set at the same
+ * moments, and a service that asks once about an address several requests want together would be
+ * measured on a tenth of the work.
  */
 export function loadChecks(
   bench: ApiBench,
@@ -70,9 +70,11 @@ export function loadChecks(
 }
 
 /**
- * The same load on several processes of the service at once, its connections shared out among them,
- * every request the next of one cycle: API processes behind one address, as a platform runs one per
- * core. Their rates add up.
+ * The same load on several processes of the service at once, its connections shared out among them:
+ * API processes behind one address, as a platform runs one per core. Their rates add up. Each
+ * connection is a load of its own, its list of requests turned to start at its own place, so that
+ * the load generator encodes each request once: a request made up as it is sent costs the generator
+ * a copy of its 30 KB body each time, on the machine it shares with the service.
  */
 export async function loadChecksOn(
   bench: ApiBench,
@@ -80,11 +82,22 @@ export async function loadChecksOn(
   window: LoadWindow,
   requests: ReturnType<typeof checkRequests>,
 ): Promise<LoadResult> {
-  const next = cycle(requests);
-  const connections = Math.max(1, Math.floor(bench.sizes.checkConnections / urls.length));
+  const perUrl = Math.max(1, Math.floor(bench.sizes.checkConnections / urls.length));
+  const connections = urls.length * perUrl;
+  const share = 'amount' in window ? { amount: Math.max(1, Math.ceil(window.amount / connections)) } : window;
   const results = await Promise.all(
-    urls.map((url) =>
-      runLoad({ url, connections, ...window, method: 'POST', headers: { 'content-type': 'application/json' }, next }),
+    urls.flatMap((url, at) =>
+      Array.from({ length: perUrl }, (_, index) => {
+        const start = Math.floor(((at * perUrl + index) * requests.length) / connections);
+        return runLoad({
+          url,
+          connections: 1,
+          ...share,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          requests: [...requests.slice(start), ...requests.slice(0, start)],
+        });
+      }),
     ),
   );
   return parallelLoads(results);
