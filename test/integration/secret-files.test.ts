@@ -48,7 +48,17 @@ describe('secrets mounted as files', () => {
     });
     const url = service.url as string;
     const { accountId, token } = await newAccount(database.db);
-    const ready = await fetch(`${url}/ready`);
+    // The process listens before its Redis client has connected: until then `/ready` says so.
+    let ready = { status: 0, body: {} as unknown };
+    await eventually(
+      async () => {
+        const answer = await fetch(`${url}/ready`);
+        ready = { status: answer.status, body: await answer.json() };
+        return answer.status === 200;
+      },
+      10_000,
+      'ready',
+    );
     const check = await fetch(`${url}/suppressions/check`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -57,7 +67,7 @@ describe('secrets mounted as files', () => {
     const producer = createEventProducer({ connection: events.redisUrl, prefix: events.prefix });
     await producer.publish(bounceEvent(accountId, uniqueEmail())).finally(() => producer.close());
 
-    expect({ status: ready.status, body: await ready.json() }).toEqual({
+    expect(ready).toEqual({
       status: 200,
       body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } },
     });
