@@ -235,8 +235,7 @@ export function startCheckFilter(options: CheckFilterOptions): CheckFilter {
   };
 
   return {
-    screen: async (accountId, scopes, emails, heads) =>
-      (await settle())?.filter.mayHold(accountId, scopes, emails, heads),
+    screen: async (accountId, scopes, emails) => (await settle())?.filter.mayHold(accountId, scopes, emails),
     screenEarly(accountId, scopes, emails, heads) {
       const before = closed || performance.now() < failedUntil ? undefined : live?.filter;
       const keysBefore = before?.keys;

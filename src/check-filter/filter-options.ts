@@ -83,12 +83,7 @@ export interface CheckFilter {
    * round of changes that began after this call: never older. Undefined when the filter cannot
    * show that now (counted by reason); the caller then asks the database about every address.
    */
-  screen(
-    accountId: string,
-    scopes: readonly string[],
-    emails: readonly string[],
-    heads?: Uint16Array,
-  ): Promise<boolean[] | undefined>;
+  screen(accountId: string, scopes: readonly string[], emails: readonly string[]): Promise<boolean[] | undefined>;
   /**
    * The same, in two steps: `early`, what the filter may hold now (undefined when it cannot say),
    * whose addresses the caller may ask the database about at once; then `settled()`, which starts

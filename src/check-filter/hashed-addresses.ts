@@ -33,8 +33,8 @@ const MAX_STEPS_PER_ADDRESS = 8;
  * about as much as the filter's probes. Two addresses are the same only when their texts are; the
  * hash only says which to compare. Slots are chosen by the hash's upper 32 bits, in which every
  * character is mixed (its lowest limb sees only the characters' low bits). The hash has no secret:
- * addresses chosen to share it would fill one run of slots, so past a few steps an address the
- * table gives way to a `Set`, whose hash V8 seeds at random.
+ * addresses chosen to share it would fill one run of slots, so once the slots looked at pass eight
+ * for each address, the table gives way to a `Set`, whose hash V8 seeds at random.
  */
 export function distinctHashed(addresses: readonly string[]): HashedAddresses {
   const all = hashEach(addresses);
